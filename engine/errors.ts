@@ -1,0 +1,50 @@
+/**
+ * @module Error classes of the engine, one per kind of failure.
+ *
+ * A `RuleLoadError` carries every problem found in the rule and table files, each with its
+ * `file:line:column`; the service refuses to start on one. An `InputError` is the caller's fault
+ * (a 400); an `EvaluationError` is a defect in the rules (a 500 whose message never leaves the process).
+ */
+
+/** One problem found while loading the rule and table files. */
+export interface Problem {
+  file: string
+  line: number
+  column: number
+  message: string
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}:${p.column}: ${p.message}`
+}
+
+export class RuleLoadError extends Error {
+  override name = 'RuleLoadError'
+  constructor(readonly problems: Problem[]) {
+    super(`${problems.length} problem(s) in the rule files:\n` + problems.map(formatProblem).join('\n'))
+  }
+}
+
+export type InputErrorCode = 'validation_error' | 'unsupported_parameter'
+
+/** One field at fault in a request, named as the caller wrote it (`beneficiaries[0].relationship`). */
+export interface FieldProblem {
+  field: string
+  message: string
+}
+
+export class InputError extends Error {
+  override name = 'InputError'
+  constructor(
+    readonly code: InputErrorCode,
+    message: string,
+    readonly details: FieldProblem[],
+  ) {
+    super(message)
+  }
+}
+
+/** A defect in the rules found while evaluating (division by zero, a type mismatch, no value on a date). */
+export class EvaluationError extends Error {
+  override name = 'EvaluationError'
+}

@@ -1,0 +1,388 @@
+/**
+ * @module Evaluating a rule set: inputs in, result out, with the citations and data date of exactly
+ * what was read, the notes the rules raise, and (on request) a step-by-step explanation.
+ *
+ * Formulas are computed lazily and once each, so a branch not taken reads no parameter and cites
+ * nothing. Decisions and calls (the only asynchronous nodes) run first, in dependency order.
+ */
+import { Dec, isDec } from './decimal.js'
+import { EvaluationError, InputError } from './errors.js'
+import { describe } from './expression.js'
+import type { Catalog } from './load.js'
+import { round } from './round.js'
+import type { CallNode, EachNode, InputSpec, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
+import { at, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
+import type { Runtime, Value } from './types.js'
+
+export interface ParameterRead {
+  id: string
+  effective_date: string
+  value?: string
+}
+
+export interface Step {
+  rule_set: string
+  step: string
+  label?: string
+  value: unknown
+  parameters: ParameterRead[]
+  citations: string[]
+}
+
+export interface Evaluated {
+  result: Record<string, unknown>
+  citations: string[]
+  data_as_of: string
+  notes: string[]
+  explanation?: Step[]
+}
+
+/** What one request gathers across the rule sets it runs. @api private */
+class Collector {
+  citations = new Map<string, Citation>()
+  notes: string[] = []
+  asOf = ''
+  steps: Step[] | undefined
+  frames: ParameterRead[][] = []
+  quiet = 0
+
+  constructor(explain: boolean) {
+    if (explain) this.steps = []
+  }
+  cite(refs: Citation[]) {
+    for (const r of refs) if (!this.citations.has(r.title)) this.citations.set(r.title, r)
+  }
+  note(text: string) {
+    if (!this.notes.includes(text)) this.notes.push(text)
+  }
+}
+
+/** Evaluate rule set `id` on `input` (a validated request body or a caller's values). @api public */
+export async function evaluate(catalog: Catalog, id: string, input: Record<string, unknown>, options: { explain?: boolean } = {}): Promise<Evaluated> {
+  const rs = catalog.ruleSets.get(id)
+  if (!rs) throw new EvaluationError(`unknown rule set ${id}`)
+  const collector = new Collector(options.explain === true)
+  const result = await run(catalog, rs, toValues(rs.inputs, input), collector)
+  const out: Evaluated = {
+    result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
+    citations: [...collector.citations.keys()],
+    data_as_of: collector.asOf,
+    notes: collector.notes,
+  }
+  if (collector.steps) {
+    out.explanation = collector.steps
+    out.result.explanation = collector.steps
+  }
+  return out
+}
+
+async function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, collector: Collector): Promise<Record<string, Value>> {
+  const ev = new Evaluation(catalog, rs, collector, inputs)
+  ev.setDate()
+  collector.cite(rs.references)
+  if (rs.checks) {
+    const facts: Record<string, Value> = {}
+    for (const [f, e] of rs.checks.facts) facts[f] = e.run(ev.root)
+    const failures = await rs.checks.engine.failures(facts)
+    if (failures.length > 0) {
+      const details = failures.map((f) => ({ field: f.field, message: f.message }))
+      const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
+      throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
+    }
+  }
+  for (const name of rs.asyncOrder) {
+    const node = rs.root.formulas.get(name)!
+    ev.root.memo.set(name, node.kind === 'call' ? await ev.call(node) : await ev.decide(node))
+  }
+  const result = ev.render(rs.outputs, ev.root) as Record<string, Value>
+  for (const note of rs.notes) {
+    if (note.when && ev.bool(note.when.run(ev.root), 'note condition') === false) continue
+    collector.note(note.parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(ev.root), p.money))).join(''))
+  }
+  return result
+}
+
+/** A scope of names: the root of a rule set, one list item, or one iterate of a fixed point. */
+class Scope implements Runtime {
+  memo = new Map<string, Value>()
+  constructor(
+    readonly ev: Evaluation,
+    readonly def: ScopeDef,
+    readonly bound: Record<string, Value>,
+    readonly parent?: Scope,
+  ) {}
+
+  get(name: string): Value {
+    const cached = this.memo.get(name)
+    if (cached !== undefined) return cached
+    if (name in this.bound) return this.bound[name] as Value
+    const node = this.def.formulas.get(name)
+    if (node) {
+      const value = this.ev.compute(node, this)
+      this.memo.set(name, value)
+      return value
+    }
+    if (this.parent) return this.parent.get(name)
+    throw new EvaluationError(`${this.ev.rs.id}: '${name}' has no value`)
+  }
+  parameter(entry: ParameterEntry): Scalar {
+    return this.ev.read(entry, entry.history).value
+  }
+  schedule(entry: ScheduleEntry): Bracket[] {
+    return this.ev.read(entry, entry.history).value
+  }
+  lookup(entry: LookupEntry): Map<string, LookupRow> {
+    return this.ev.read(entry, entry.history).value
+  }
+  series(entry: SeriesEntry, key: string): Dec {
+    this.ev.use(entry)
+    const v = entry.points.get(key)
+    if (!v) throw new EvaluationError(`${entry.id} has no point ${key}`)
+    return v
+  }
+}
+
+class Evaluation {
+  root: Scope
+  date = ''
+  dateGiven = true
+  constructor(
+    readonly catalog: Catalog,
+    readonly rs: RuleSet,
+    readonly collector: Collector,
+    inputs: Record<string, Value>,
+  ) {
+    this.root = new Scope(this, rs.root, inputs)
+  }
+
+  setDate() {
+    const d = this.rs.date
+    if (!d) return
+    const given = d.input ? this.root.get(d.input) : null
+    this.dateGiven = given !== null
+    const value = given !== null ? given : d.fallback.run(this.root)
+    if (typeof value !== 'string') throw new EvaluationError(`${this.rs.id}: the calculation date is ${describe(value)}`)
+    this.date = value
+  }
+
+  use(entry: TableEntry) {
+    this.collector.cite(entry.references)
+    if (entry.as_of > this.collector.asOf) this.collector.asOf = entry.as_of
+  }
+
+  /** The value of a table on the calculation date, with its citation, data date and caveats. */
+  read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
+    if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
+    const dated = at(history, this.date)
+    if (!dated) throw new EvaluationError(`${entry.id} has no value on ${this.date}`)
+    this.use(entry)
+    this.collector.cite(dated.references)
+    if (dated.unverified) this.collector.note(`${entry.label}: ${dated.unverified}`)
+    if (!this.dateGiven) {
+      const year = this.date.slice(0, 4)
+      const later = history.find((h) => h.from > this.date && h.from.startsWith(year))
+      if (later) {
+        this.collector.note(
+          `${entry.label} changes on ${later.from}; no ${this.rs.date?.input ?? 'date'} was given, so the law in force on ${this.date} was applied. Send ${this.rs.date?.input ?? 'the date'} for a death on or after ${later.from}.`,
+        )
+      }
+    }
+    const frame = this.collector.frames[this.collector.frames.length - 1]
+    if (frame) frame.push({ id: entry.id, effective_date: dated.from, ...(isDec(dated.value) ? { value: dated.value.toString() } : {}) })
+    return dated
+  }
+
+  compute(node: Node, scope: Scope): Value {
+    const c = this.collector
+    const tracing = c.steps !== undefined && c.quiet === 0
+    if (tracing) c.frames.push([])
+    let value: Value
+    switch (node.kind) {
+      case 'formula':
+        value = node.expr.run(scope)
+        break
+      case 'each':
+        value = this.each(node, scope)
+        break
+      case 'solve':
+        value = this.solve(node, scope)
+        break
+      default:
+        throw new EvaluationError(`${this.rs.id}: ${node.kind} '${node.name}' may stand only at the top of a rule set`)
+    }
+    if (node.round) {
+      if (!isDec(value)) throw new EvaluationError(`${this.rs.id}: '${node.name}' rounds but is ${describe(value)}`)
+      value = round(value, node.round)
+    }
+    c.cite(node.references)
+    if (tracing) {
+      const parameters = c.frames.pop()!
+      this.step(node, value, parameters, node.references)
+    }
+    return value
+  }
+
+  step(node: Node, value: Value, parameters: ParameterRead[], refs: Citation[]) {
+    const s: Step = { rule_set: this.rs.id, step: node.name, value: toJson(value), parameters, citations: refs.map((r) => r.title) }
+    if (node.label) s.label = node.label
+    this.collector.steps!.push(s)
+  }
+
+  async decide(node: Node): Promise<Value> {
+    if (node.kind !== 'decision') throw new EvaluationError('not a decision')
+    if (this.collector.steps) this.collector.frames.push([])
+    const facts: Record<string, Value> = {}
+    for (const [f, e] of node.facts) facts[f] = e.run(this.root)
+    const { outcome, references } = await node.decision.decide(facts)
+    const refs = [...node.references, ...references]
+    this.collector.cite(refs)
+    if (this.collector.steps) this.step(node, outcome, this.collector.frames.pop()!, refs)
+    return outcome
+  }
+
+  async call(node: CallNode): Promise<Value> {
+    let target = node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(this.root.get(n)).toLowerCase())
+    if (!this.catalog.ruleSets.has(target) && node.fallback) target = node.fallback
+    const callee = this.catalog.ruleSets.get(target)
+    if (!callee) throw new EvaluationError(`${this.rs.id}: no rule set ${target}`)
+    const input: Record<string, Value> = {}
+    for (const [k, e] of node.input) input[k] = e.run(this.root)
+    return run(this.catalog, callee, toValues(callee.inputs, input), this.collector)
+  }
+
+  each(node: EachNode, scope: Scope): Value {
+    const list = node.over.run(scope)
+    if (!Array.isArray(list)) throw new EvaluationError(`${this.rs.id}: '${node.name}' maps over ${describe(list)}`)
+    return list.map((item) => {
+      const child = new Scope(this, node.scope, item as Record<string, Value>, scope)
+      return this.render(node.result, child) ?? null
+    })
+  }
+
+  /**
+   * The fixed point x = next(x) by the secant method, then plain iteration if the secant stalls.
+   * A piecewise-linear `next` (a tax deductible in its own base) converges to the exact point in a
+   * few steps once two iterates share a piece.
+   */
+  solve(node: SolveNode, scope: Scope): Value {
+    const g = (x: Dec): Dec => {
+      const child = new Scope(this, node.scope, { [node.name]: x }, scope)
+      const v = node.next.run(child)
+      if (!isDec(v)) throw new EvaluationError(`${this.rs.id}: '${node.name}' iterates to ${describe(v)}`)
+      return v
+    }
+    const start = node.start.run(scope)
+    if (!isDec(start)) throw new EvaluationError(`${this.rs.id}: '${node.name}' starts at ${describe(start)}`)
+    this.collector.quiet++
+    let solution: Dec | undefined
+    try {
+      let x0 = start
+      let h0 = g(x0).minus(x0)
+      let x1 = x0.plus(h0)
+      for (let i = 0; i < node.maxIterations && !solution; i++) {
+        const h1 = g(x1).minus(x1)
+        if (h1.abs().lte(node.tolerance)) solution = x1
+        else {
+          const slope = h1.minus(h0)
+          const next = slope.isZero() ? x1.plus(h1) : x1.minus(h1.times(x1.minus(x0)).div(slope))
+          x0 = x1
+          h0 = h1
+          x1 = next
+        }
+      }
+      let x = start
+      for (let i = 0; i < node.maxIterations && !solution; i++) {
+        const gx = g(x)
+        if (gx.minus(x).abs().lte(node.tolerance)) solution = gx
+        x = gx
+      }
+    } finally {
+      this.collector.quiet--
+    }
+    if (!solution) throw new EvaluationError(`${this.rs.id}: '${node.name}' did not converge in ${node.maxIterations} iterations`)
+    // One last pass at the solution, traced, so the explanation shows the final figures.
+    const child = new Scope(this, node.scope, { [node.name]: solution }, scope)
+    for (const name of node.scope.order) child.get(name)
+    return solution
+  }
+
+  render(t: Template, scope: Scope): Value | undefined {
+    switch (t.kind) {
+      case 'value': {
+        const v = t.expr.run(scope)
+        if (t.round) {
+          if (!isDec(v)) throw new EvaluationError(`${this.rs.id}: an output rounds but is ${describe(v)}`)
+          return round(v, t.round)
+        }
+        return v
+      }
+      case 'when':
+        return this.bool(t.when.run(scope), 'output condition') ? this.render(t.then, scope) : undefined
+      case 'object': {
+        const out: Record<string, Value> = {}
+        for (const [k, sub] of t.fields) {
+          const v = this.render(sub, scope)
+          if (v !== undefined) out[k] = v
+        }
+        return out
+      }
+    }
+  }
+
+  bool(v: Value, what: string): boolean {
+    if (typeof v !== 'boolean') throw new EvaluationError(`${this.rs.id}: ${what} is ${describe(v)}`)
+    return v
+  }
+}
+
+/** Request JSON to formula values: numbers become exact decimals through their shortest text. @api private */
+export function toValues(specs: Record<string, InputSpec>, raw: Record<string, unknown>): Record<string, Value> {
+  const out: Record<string, Value> = {}
+  for (const [name, spec] of Object.entries(specs)) out[name] = toValue(spec, raw[name])
+  return out
+}
+
+function toValue(spec: InputSpec, raw: unknown): Value {
+  if (raw === undefined || raw === null) return spec.default !== undefined ? spec.default : spec.type === 'object' && spec.fields ? toValues(spec.fields, {}) : null
+  switch (spec.type) {
+    case 'amount':
+    case 'integer':
+      if (isDec(raw)) return raw
+      if (typeof raw === 'number' || typeof raw === 'string') return new Dec(String(raw))
+      break
+    case 'object':
+      if (typeof raw === 'object' && !Array.isArray(raw)) return toValues(spec.fields ?? {}, raw as Record<string, unknown>)
+      break
+    case 'list':
+      if (Array.isArray(raw)) return raw.map((item) => toValue(spec.items!, item))
+      break
+    default:
+      return raw as Value
+  }
+  throw new EvaluationError(`input of type ${spec.type} cannot be ${JSON.stringify(raw)}`)
+}
+
+/** Formula values to JSON: decimals become numbers (money is rounded before it gets here). @api private */
+export function toJson(v: Value | undefined): unknown {
+  if (v === undefined) return undefined
+  if (isDec(v)) return v.toNumber()
+  if (Array.isArray(v)) return v.map(toJson)
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) out[k] = toJson(x)
+    return out
+  }
+  return v
+}
+
+/** A value as a note shows it; money as $1,234,567.50 (cents only when there are any). */
+function format(v: Value, money: boolean): string {
+  if (isDec(v)) {
+    if (!money) return v.toFixed()
+    const fixed = v.abs().toFixed(v.isInteger() ? 0 : 2)
+    const [int, frac] = fixed.split('.')
+    const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+    return `${v.isNeg() ? '-' : ''}$${grouped}${frac ? `.${frac}` : ''}`
+  }
+  return typeof v === 'string' ? v : JSON.stringify(toJson(v))
+}

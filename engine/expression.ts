@@ -1,0 +1,373 @@
+/**
+ * @module Formula expressions: parsed once at load by jsep, compiled to closures over decimals.
+ *
+ * The grammar is jsep's (arithmetic, comparison, `&&`, `||`, `!`, `?:`, calls, member access) with
+ * one meaning per operator: `+ - * /` on amounts only, `==` and `!=` on values of one type. A name is
+ * an input, a formula, a field of the current list item, or a table (by its name in the mirrored
+ * tables file, or by its full id such as `estate.federal.rate_schedule`).
+ */
+import jsep from 'jsep'
+import { Dec, isDec } from './decimal.js'
+import { EvaluationError } from './errors.js'
+import { lookupKey, marginalTax, type TableEntry } from './tables.js'
+import type { Compiled, Runtime, Value } from './types.js'
+
+/** Resolves the names a formula may use, at load. @api private */
+export interface NameResolver {
+  /** An input, formula, list-item field or unknown visible where the formula stands. */
+  hasValue(name: string): boolean
+  /** A table by local name or full id. */
+  table(name: string): TableEntry | undefined
+}
+
+export interface CompiledExpression {
+  run: Compiled
+  /** Names of values (not tables) the expression reads: its edges in the dependency graph. */
+  deps: Set<string>
+  tables: Set<TableEntry>
+}
+
+export class CompileError extends Error {
+  constructor(
+    message: string,
+    readonly index = 0,
+  ) {
+    super(message)
+  }
+}
+
+type Node = jsep.Expression
+
+interface Ctx {
+  resolver: NameResolver
+  deps: Set<string>
+  tables: Set<TableEntry>
+  text: string
+}
+
+/** Parse and compile one expression; throws CompileError with the offending offset. @api public */
+export function compileExpression(text: string, resolver: NameResolver): CompiledExpression {
+  let ast: Node
+  try {
+    ast = jsep(text)
+  } catch (error) {
+    const e = error as Error & { index?: number }
+    throw new CompileError(`cannot parse formula: ${e.message.replace(/ at character \d+$/, '')}`, e.index ?? 0)
+  }
+  const ctx: Ctx = { resolver, deps: new Set(), tables: new Set(), text }
+  const run = compile(ast, ctx)
+  if (run.table) throw new CompileError(`a table is not a value: call schedule(), lookup() or series() on it`)
+  return { run: run.fn, deps: ctx.deps, tables: ctx.tables }
+}
+
+interface Piece {
+  fn: Compiled
+  table?: TableEntry
+}
+
+function fail(ctx: Ctx, message: string): never {
+  throw new EvaluationError(`${message} in formula \`${ctx.text}\``)
+}
+
+function dec(ctx: Ctx, v: Value, what: string): Dec {
+  if (isDec(v)) return v
+  fail(ctx, `${what} must be an amount, got ${describe(v)}`)
+}
+
+function bool(ctx: Ctx, v: Value, what: string): boolean {
+  if (typeof v === 'boolean') return v
+  fail(ctx, `${what} must be true or false, got ${describe(v)}`)
+}
+
+export function describe(v: Value): string {
+  if (v === null) return 'null'
+  if (isDec(v)) return `amount ${v.toString()}`
+  if (Array.isArray(v)) return 'a list'
+  if (typeof v === 'object') return 'a record'
+  return `${typeof v} ${JSON.stringify(v)}`
+}
+
+function memberChain(node: Node): string[] | undefined {
+  if (node.type === 'Identifier') return [node.name as string]
+  if (node.type === 'MemberExpression' && !node.computed) {
+    const head = memberChain(node.object as Node)
+    const prop = node.property as Node
+    if (head && prop.type === 'Identifier') return [...head, prop.name as string]
+  }
+  return undefined
+}
+
+function field(ctx: Ctx, v: Value, key: string): Value {
+  if (Array.isArray(v)) return v.map((item) => field(ctx, item, key))
+  if (v !== null && typeof v === 'object' && !isDec(v)) {
+    if (!(key in v)) fail(ctx, `record has no field '${key}'`)
+    return (v as Record<string, Value>)[key] as Value
+  }
+  fail(ctx, `cannot read '${key}' of ${describe(v)}`)
+}
+
+function compile(node: Node, ctx: Ctx): Piece {
+  switch (node.type) {
+    case 'Literal': {
+      const value = node.value
+      if (typeof value === 'number') {
+        const d = new Dec(String(node.raw))
+        return { fn: () => d }
+      }
+      if (typeof value === 'string' || typeof value === 'boolean' || value === null) return { fn: () => value as Value }
+      throw new CompileError(`unsupported literal ${String(node.raw)}`)
+    }
+    case 'Identifier':
+    case 'MemberExpression': {
+      const chain = memberChain(node)
+      if (!chain) throw new CompileError('only plain names and fields (a.b) may be read; computed access a[b] is not supported')
+      const [head, ...rest] = chain as [string, ...string[]]
+      if (ctx.resolver.hasValue(head)) {
+        ctx.deps.add(head)
+        return {
+          fn: (rt) => {
+            let v = rt.get(head)
+            for (const key of rest) v = field(ctx, v, key)
+            return v
+          },
+        }
+      }
+      const id = chain.join('.')
+      const table = ctx.resolver.table(id)
+      if (!table) throw new CompileError(`unknown name '${id}'`)
+      ctx.tables.add(table)
+      if (table.kind === 'parameter') return { fn: (rt) => rt.parameter(table) }
+      return { fn: () => fail(ctx, `table ${id} used as a value`), table }
+    }
+    case 'UnaryExpression': {
+      const arg = value(node.argument as Node, ctx)
+      switch (node.operator) {
+        case '-':
+          return { fn: (rt) => dec(ctx, arg(rt), 'operand of -').neg() }
+        case '+':
+          return { fn: (rt) => dec(ctx, arg(rt), 'operand of +') }
+        case '!':
+          return { fn: (rt) => !bool(ctx, arg(rt), 'operand of !') }
+      }
+      throw new CompileError(`unsupported operator ${String(node.operator)}`)
+    }
+    case 'BinaryExpression':
+      return { fn: binary(node, ctx) }
+    case 'ConditionalExpression': {
+      const test = value(node.test as Node, ctx)
+      const yes = value(node.consequent as Node, ctx)
+      const no = value(node.alternate as Node, ctx)
+      return { fn: (rt) => (bool(ctx, test(rt), 'condition of ?:') ? yes(rt) : no(rt)) }
+    }
+    case 'ArrayExpression': {
+      const items = (node.elements as Node[]).map((e) => value(e, ctx))
+      return { fn: (rt) => items.map((f) => f(rt)) }
+    }
+    case 'CallExpression':
+      return { fn: call(node, ctx) }
+  }
+  throw new CompileError(`unsupported expression ${node.type}`)
+}
+
+function value(node: Node, ctx: Ctx): Compiled {
+  const piece = compile(node, ctx)
+  if (piece.table) throw new CompileError(`table ${piece.table.id} is not a value: call schedule(), lookup() or series() on it`)
+  return piece.fn
+}
+
+function same(ctx: Ctx, a: Value, b: Value): boolean {
+  if (isDec(a) && isDec(b)) return a.eq(b)
+  if (a === null || b === null) return a === b
+  if (typeof a !== typeof b || isDec(a) || isDec(b)) fail(ctx, `cannot compare ${describe(a)} with ${describe(b)}`)
+  return a === b
+}
+
+function binary(node: Node, ctx: Ctx): Compiled {
+  const op = node.operator as string
+  const left = value(node.left as Node, ctx)
+  const right = value(node.right as Node, ctx)
+  const amounts = (f: (a: Dec, b: Dec) => Value): Compiled => (rt) =>
+    f(dec(ctx, left(rt), `left of ${op}`), dec(ctx, right(rt), `right of ${op}`))
+  switch (op) {
+    case '+':
+      return amounts((a, b) => a.plus(b))
+    case '-':
+      return amounts((a, b) => a.minus(b))
+    case '*':
+      return amounts((a, b) => a.times(b))
+    case '/':
+      return amounts((a, b) => {
+        if (b.isZero()) fail(ctx, 'division by zero')
+        return a.div(b)
+      })
+    case '<':
+      return amounts((a, b) => a.lt(b))
+    case '<=':
+      return amounts((a, b) => a.lte(b))
+    case '>':
+      return amounts((a, b) => a.gt(b))
+    case '>=':
+      return amounts((a, b) => a.gte(b))
+    case '==':
+      return (rt) => same(ctx, left(rt), right(rt))
+    case '!=':
+      return (rt) => !same(ctx, left(rt), right(rt))
+    case '&&':
+      return (rt) => bool(ctx, left(rt), 'left of &&') && bool(ctx, right(rt), 'right of &&')
+    case '||':
+      return (rt) => bool(ctx, left(rt), 'left of ||') || bool(ctx, right(rt), 'right of ||')
+  }
+  throw new CompileError(`unsupported operator ${op}`)
+}
+
+type Impl = (ctx: Ctx, args: Compiled[], rt: Runtime, table?: TableEntry) => Value
+
+interface FunctionSpec {
+  min: number
+  max: number
+  /** The first argument is a table of this kind. */
+  table?: TableEntry['kind']
+  impl: Impl
+}
+
+const amountsOf = (ctx: Ctx, args: Compiled[], rt: Runtime, name: string): Dec[] => {
+  const out: Dec[] = []
+  for (const a of args) {
+    const v = a(rt)
+    if (Array.isArray(v)) for (const item of v) out.push(dec(ctx, item, `item of ${name}()`))
+    else out.push(dec(ctx, v, `argument of ${name}()`))
+  }
+  return out
+}
+
+/** The functions a formula may call. Each is general: no rate, threshold or date of law lives here. */
+const FUNCTIONS: Record<string, FunctionSpec> = {
+  min: { min: 1, max: 99, impl: (ctx, args, rt) => Dec.min(...nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min')) },
+  max: { min: 1, max: 99, impl: (ctx, args, rt) => Dec.max(...nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max')) },
+  sum: { min: 1, max: 99, impl: (ctx, args, rt) => amountsOf(ctx, args, rt, 'sum').reduce((a, b) => a.plus(b), new Dec(0)) },
+  abs: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of abs()').abs() },
+  count: {
+    min: 1,
+    max: 1,
+    impl: (ctx, [list], rt) => {
+      const v = list!(rt)
+      if (!Array.isArray(v)) fail(ctx, `count() takes a list, got ${describe(v)}`)
+      return new Dec(v.length)
+    },
+  },
+  contains: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [list, item], rt) => {
+      const v = list!(rt)
+      if (!Array.isArray(v)) fail(ctx, `contains() takes a list, got ${describe(v)}`)
+      const x = item!(rt)
+      return v.some((e) => same(ctx, e, x))
+    },
+  },
+  /** Tax under a marginal-rate schedule in force on the calculation date. */
+  schedule: {
+    min: 2,
+    max: 2,
+    table: 'marginal_rate_schedule',
+    impl: (ctx, [, amount], rt, table) => {
+      if (table?.kind !== 'marginal_rate_schedule') fail(ctx, 'schedule() needs a marginal-rate schedule')
+      return marginalTax(rt.schedule(table), dec(ctx, amount!(rt), 'amount of schedule()'))
+    },
+  },
+  /** The row of a keyed lookup in force on the calculation date; a missing row is an error. */
+  lookup: {
+    min: 2,
+    max: 9,
+    table: 'lookup',
+    impl: (ctx, [, ...keys], rt, table) => {
+      if (table?.kind !== 'lookup') fail(ctx, 'lookup() needs a lookup table')
+      if (keys.length !== table.keys.length) fail(ctx, `lookup(${table.id}) takes ${table.keys.length} key(s)`)
+      const values = keys.map((k) => k(rt))
+      const row = rt.lookup(table).get(lookupKey(values.map((v) => (isDec(v) ? v.toString() : (v as string)))))
+      if (!row) fail(ctx, `${table.id} has no row for ${values.map((v) => describe(v)).join(', ')}`)
+      return row as Value
+    },
+  },
+  /** Whether a keyed lookup has a row for these keys. */
+  has_row: {
+    min: 2,
+    max: 9,
+    table: 'lookup',
+    impl: (ctx, [, ...keys], rt, table) => {
+      if (table?.kind !== 'lookup') fail(ctx, 'has_row() needs a lookup table')
+      const values = keys.map((k) => k(rt))
+      return rt.lookup(table).has(lookupKey(values.map((v) => (isDec(v) ? v.toString() : (v as string)))))
+    },
+  },
+  series: {
+    min: 2,
+    max: 2,
+    table: 'series',
+    impl: (ctx, [, key], rt, table) => {
+      if (table?.kind !== 'series') fail(ctx, 'series() needs a series')
+      const k = key!(rt)
+      return rt.series(table, isDec(k) ? k.toString() : String(k))
+    },
+  },
+  /** An ISO date string from year, month and day. */
+  date: {
+    min: 3,
+    max: 3,
+    impl: (ctx, args, rt) => {
+      const [y, m, d] = args.map((a) => dec(ctx, a(rt), 'part of date()').toNumber())
+      return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
+    },
+  },
+  /** The year of an ISO date. */
+  year: {
+    min: 1,
+    max: 1,
+    impl: (ctx, [d], rt) => {
+      const v = d!(rt)
+      if (typeof v !== 'string' || !/^\d{4}-/.test(v)) fail(ctx, `year() takes a date, got ${describe(v)}`)
+      return new Dec(v.slice(0, 4))
+    },
+  },
+  /** Whether any (all) of a list of true/false values is true. */
+  any: { min: 1, max: 1, impl: (ctx, [list], rt) => booleans(ctx, list!(rt), 'any').some((b) => b) },
+  all: { min: 1, max: 1, impl: (ctx, [list], rt) => booleans(ctx, list!(rt), 'all').every((b) => b) },
+  /** Whether a value was given (not null). */
+  given: { min: 1, max: 1, impl: (_ctx, [x], rt) => x!(rt) !== null },
+}
+
+function booleans(ctx: Ctx, v: Value, name: string): boolean[] {
+  if (!Array.isArray(v)) fail(ctx, `${name}() takes a list, got ${describe(v)}`)
+  return v.map((b) => bool(ctx, b, `item of ${name}()`))
+}
+
+function nonEmpty(ctx: Ctx, list: Dec[], name: string): Dec[] {
+  if (list.length === 0) fail(ctx, `${name}() of an empty list`)
+  return list
+}
+
+function call(node: Node, ctx: Ctx): Compiled {
+  const callee = node.callee as Node
+  if (callee.type !== 'Identifier') throw new CompileError('only named functions may be called')
+  const name = callee.name as string
+  const spec = FUNCTIONS[name]
+  if (!spec) throw new CompileError(`unknown function '${name}()'; known: ${Object.keys(FUNCTIONS).join(', ')}`)
+  const argNodes = node.arguments as Node[]
+  if (argNodes.length < spec.min || argNodes.length > spec.max) {
+    throw new CompileError(`${name}() takes ${spec.min === spec.max ? spec.min : `${spec.min} to ${spec.max}`} argument(s), got ${argNodes.length}`)
+  }
+  let table: TableEntry | undefined
+  const args: Compiled[] = argNodes.map((arg, i) => {
+    if (i === 0 && spec.table) {
+      const piece = compile(arg, ctx)
+      if (!piece.table || piece.table.kind !== spec.table) throw new CompileError(`${name}() takes a ${spec.table.replace(/_/g, '-')} table as its first argument`)
+      table = piece.table
+      return piece.fn
+    }
+    return value(arg, ctx)
+  })
+  const impl = spec.impl
+  return (rt) => impl(ctx, args, rt, table)
+}
+
+export const FUNCTION_NAMES = Object.keys(FUNCTIONS)

@@ -1,0 +1,273 @@
+/**
+ * @module Loading the catalog: every YAML file under rules/ and tables/, read once at start-up,
+ * validated against its JSON Schema, compiled, and cross-checked. Any problem refuses the load.
+ *
+ * The path is the identifier: `rules/estate/state/ny.yaml` is rule set `estate.state.ny`, and its
+ * tables are the entries of `tables/estate/state/ny.yaml`, named there without a prefix.
+ */
+import { readdirSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { RuleLoadError, type Problem } from './errors.js'
+import { parseExact } from './decimal.js'
+import type { Rounding } from './round.js'
+import { compileRuleSet, type RuleSet } from './ruleset.js'
+import { endpointSchema, ruleSetSchema, serviceSchema, tablesSchema } from './schemas.js'
+import { readYaml, type PathSegment, type SourceFile } from './source.js'
+import { at, compileEntry, type TableEntry } from './tables.js'
+import { compileRequest, type Endpoint } from './request.js'
+
+export interface Service {
+  formula_version: string
+  tier: 'beta' | 'verified'
+}
+
+export interface Catalog {
+  service: Service
+  ruleSets: Map<string, RuleSet>
+  tables: Map<string, TableEntry>
+  endpoints: Endpoint[]
+}
+
+export interface LoadOptions {
+  rulesDir: string
+  tablesDir: string
+}
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name)
+      if (statSync(full).isDirectory()) walk(full)
+      else if (name.endsWith('.yaml') || name.endsWith('.yml')) out.push(full)
+    }
+  }
+  walk(dir)
+  return out
+}
+
+/** `rules/estate/state/ny.yaml` under `rules/` is `estate.state.ny`. */
+function idOf(dir: string, file: string): string {
+  return relative(dir, file).replace(/\.ya?ml$/, '').split(sep).join('.')
+}
+
+function pathOf(instancePath: string): PathSegment[] {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s))
+}
+
+function describeAjv(e: ErrorObject): string {
+  const where = e.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')}: ` : ''
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `${where}unknown key '${String(e.params.additionalProperty)}'`
+    case 'required':
+      return `${where}missing required key '${String(e.params.missingProperty)}'`
+    case 'enum':
+      return `${where}must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
+    case 'pattern':
+      return `${where}${e.message ?? 'bad format'} (write amounts as strings such as "15_000_000", "0.16" or "2/37")`
+    default:
+      return `${where}${e.message ?? e.keyword}`
+  }
+}
+
+function validate(source: SourceFile, check: ValidateFunction, problems: Problem[]): boolean {
+  if (check(source.data)) return true
+  // oneOf reports each branch; keep the errors of the deepest path, which name the real mistake.
+  const errors = check.errors ?? []
+  const seen = new Set<string>()
+  for (const e of errors) {
+    if (e.keyword === 'oneOf' && errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath))) continue
+    const message = describeAjv(e)
+    if (seen.has(message)) continue
+    seen.add(message)
+    const path = pathOf(e.instancePath)
+    if (e.keyword === 'additionalProperties') path.push(String(e.params.additionalProperty))
+    problems.push(source.problem(path, message))
+  }
+  return false
+}
+
+/** Load, validate and compile every rule and table file; throws RuleLoadError listing every problem. @api public */
+export function loadCatalog(options: LoadOptions): Catalog {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true })
+  const validators = {
+    tables: ajv.compile(tablesSchema),
+    rule_set: ajv.compile(ruleSetSchema),
+    endpoint: ajv.compile(endpointSchema),
+    service: ajv.compile(serviceSchema),
+  }
+  const problems: Problem[] = []
+  const rel = (f: string) => relative(process.cwd(), f) || f
+
+  const read = (file: string) => {
+    const { source, problems: syntax } = readYaml(rel(file))
+    problems.push(...syntax)
+    return source
+  }
+
+  // The service file fixes the formula version every other file is stamped with.
+  const serviceFile = join(options.rulesDir, 'service.yaml')
+  const serviceSource = read(serviceFile)
+  let service: Service = { formula_version: '', tier: 'beta' }
+  if (serviceSource && validate(serviceSource, validators.service, problems)) service = serviceSource.data as Service
+
+  const stamped = (source: SourceFile) => {
+    const v = (source.data as { formula_version?: unknown }).formula_version
+    if (v !== service.formula_version) {
+      problems.push(source.problem(['formula_version'], `formula_version ${JSON.stringify(v)} does not match the service's ${JSON.stringify(service.formula_version)} (rules/service.yaml)`))
+      return false
+    }
+    return true
+  }
+
+  const tables = new Map<string, TableEntry>()
+  const tableSources = new Map<TableEntry, SourceFile>()
+  for (const file of yamlFiles(options.tablesDir)) {
+    const source = read(file)
+    if (!source || !validate(source, validators.tables, problems) || !stamped(source)) continue
+    const data = source.data as { as_of: string; tables: Record<string, Record<string, unknown>> }
+    const fileId = idOf(options.tablesDir, file)
+    for (const [name, raw] of Object.entries(data.tables)) {
+      const entry = compileEntry(source, fileId, name, raw, data.as_of, problems)
+      if (!entry) continue
+      if (tables.has(entry.id)) problems.push(source.problem(['tables', name], `duplicate table id ${entry.id}`))
+      tables.set(entry.id, entry)
+      tableSources.set(entry, source)
+    }
+  }
+
+  const shared = new Map<string, Rounding>()
+  const sharedRaw = (serviceSource?.data as { roundings?: Record<string, { step: string; mode: Rounding['mode'] }> } | undefined)?.roundings
+  for (const [name, r] of Object.entries(sharedRaw ?? {})) shared.set(name, { step: parseExact(r.step), mode: r.mode })
+
+  const ruleSources = new Map<string, SourceFile>()
+  const endpointSources: SourceFile[] = []
+  for (const file of yamlFiles(options.rulesDir)) {
+    if (file === serviceFile) continue
+    const source = read(file)
+    if (!source) continue
+    const kind = (source.data as { kind?: unknown } | null)?.kind
+    if (kind === 'endpoint') {
+      if (validate(source, validators.endpoint, problems) && stamped(source)) endpointSources.push(source)
+      continue
+    }
+    if (kind !== 'rule_set') {
+      problems.push(source.problem(['kind'], `kind must be rule_set or endpoint (rules/service.yaml is the service file)`))
+      continue
+    }
+    if (!validate(source, validators.rule_set, problems) || !stamped(source)) continue
+    const id = idOf(options.rulesDir, file)
+    if (ruleSources.has(id)) problems.push(source.problem([], `duplicate rule set id ${id}`))
+    else ruleSources.set(id, source)
+  }
+  // A rule set may take its input declarations (and its calculation date) from another: one
+  // contract for many states.
+  for (const source of ruleSources.values()) {
+    const data = source.data as { inputs_like?: string; inputs?: Record<string, unknown>; date?: unknown }
+    if (!data.inputs_like) continue
+    const like = ruleSources.get(data.inputs_like)?.data as { inputs?: Record<string, unknown>; inputs_like?: string; date?: unknown } | undefined
+    if (!like) problems.push(source.problem(['inputs_like'], `unknown rule set ${data.inputs_like}`))
+    else if (like.inputs_like) problems.push(source.problem(['inputs_like'], `${data.inputs_like} itself takes its inputs from another rule set; name that one`))
+    else {
+      data.inputs = { ...like.inputs, ...data.inputs }
+      // The calculation date comes with the inputs it is read from.
+      if (data.date === undefined && like.date !== undefined) data.date = like.date
+    }
+  }
+  const ruleSets = new Map<string, RuleSet>()
+  for (const [id, source] of ruleSources) {
+    const resolveTable = (name: string) => tables.get(`${id}.${name}`) ?? tables.get(name)
+    ruleSets.set(id, compileRuleSet(source, id, resolveTable, problems, shared))
+  }
+
+  // A call names an existing rule set, or a template whose fallback exists.
+  for (const rs of ruleSets.values()) {
+    for (const call of rs.calls) {
+      const templated = call.target.includes('{')
+      const source = { file: rs.file }
+      if (!templated && !ruleSets.has(call.target)) problems.push(locate(source, call.path, `calls unknown rule set ${call.target}`))
+      if (templated && (!call.fallback || !ruleSets.has(call.fallback))) {
+        problems.push(locate(source, call.path, `a templated call (${call.target}) needs a fallback rule set that exists`))
+      }
+    }
+  }
+
+  const endpoints: Endpoint[] = []
+  const operations = new Set<string>()
+  const paths = new Set<string>()
+  for (const source of endpointSources) {
+    const endpoint = compileRequest(source, ruleSets, problems)
+    if (!endpoint) continue
+    if (operations.has(endpoint.operation_id)) problems.push(source.problem(['operation_id'], `duplicate operation id ${endpoint.operation_id}`))
+    operations.add(endpoint.operation_id)
+    for (const p of endpoint.paths) {
+      if (paths.has(p)) problems.push(source.problem(['paths'], `path ${p} is already served by another endpoint`))
+      paths.add(p)
+    }
+    endpoints.push(endpoint)
+    const rs = ruleSets.get(endpoint.rule_set)
+    if (rs && endpoint.years) coverage(rs, endpoint, ruleSets, tableSources, problems)
+  }
+
+  if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
+  return { service, ruleSets, tables, endpoints }
+}
+
+function locate(source: { file: string }, path: PathSegment[], message: string): Problem {
+  const { source: s } = readYaml(source.file)
+  return s ? s.problem(path, message) : { file: source.file, line: 1, column: 1, message }
+}
+
+/** Every rule set an endpoint may reach, templates expanded against the ids that exist. */
+function reachable(rs: RuleSet, ruleSets: Map<string, RuleSet>, seen = new Set<RuleSet>()): Set<RuleSet> {
+  if (seen.has(rs)) return seen
+  seen.add(rs)
+  for (const call of rs.calls) {
+    const pattern = new RegExp('^' + call.target.replace(/\./g, '\\.').replace(/\{[a-z0-9_]+\}/g, '[a-z0-9_]+') + '$')
+    for (const [id, other] of ruleSets) if (pattern.test(id)) reachable(other, ruleSets, seen)
+    if (call.fallback) {
+      const fb = ruleSets.get(call.fallback)
+      if (fb) reachable(fb, ruleSets, seen)
+    }
+  }
+  return seen
+}
+
+/** A parameter with no value on a date the endpoint covers is a load error. */
+function coverage(
+  rs: RuleSet,
+  endpoint: Endpoint,
+  ruleSets: Map<string, RuleSet>,
+  tableSources: Map<TableEntry, SourceFile>,
+  problems: Problem[],
+) {
+  for (const year of endpoint.years!.supported) {
+    const date = `${year}-01-01`
+    for (const other of reachable(rs, ruleSets)) {
+      for (const entry of other.tables) {
+        if (entry.kind === 'series') continue
+        if (!at<unknown>(entry.history, date)) {
+          const source = tableSources.get(entry)!
+          problems.push(source.problem(['tables', entry.name, 'values'], `${entry.id} has no value in force on ${date}, which ${endpoint.operation_id} covers (read by ${other.id})`))
+        }
+      }
+    }
+  }
+}
+
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>()
+  return problems.filter((p) => {
+    const key = `${p.file}:${p.line}:${p.column}: ${p.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

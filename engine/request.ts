@@ -1,0 +1,121 @@
+/**
+ * @module Endpoint manifests: the HTTP face of a rule set, and the validation of a request body.
+ *
+ * The request schema is plain JSON Schema in the manifest, compiled once by ajv. Unknown fields are
+ * an `unsupported_parameter`; every other schema failure is a `validation_error` naming the field
+ * as the caller wrote it (`beneficiaries[0].relationship`).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { InputError, type FieldProblem, type Problem } from './errors.js'
+import type { RuleSet } from './ruleset.js'
+import type { SourceFile } from './source.js'
+
+export interface Endpoint {
+  operation_id: string
+  tool_name: string
+  paths: string[]
+  summary: string
+  description?: string
+  rule_set: string
+  request: Record<string, unknown>
+  normalize: Record<string, 'uppercase' | 'lowercase' | 'trim'>
+  years?: { field: string; supported: number[] }
+  file: string
+  validate: ValidateFunction
+}
+
+import addFormats from 'ajv-formats'
+
+const requestAjv = new Ajv2020({ allErrors: true, strict: false, strictNumbers: true, coerceTypes: false })
+addFormats.default(requestAjv, ['date'])
+
+/** Compile one validated manifest, checking its rule set and its schema. @api private */
+export function compileRequest(source: SourceFile, ruleSets: Map<string, RuleSet>, problems: Problem[]): Endpoint | undefined {
+  const raw = source.data as Omit<Endpoint, 'file' | 'validate' | 'normalize'> & { normalize?: Endpoint['normalize'] }
+  const rs = ruleSets.get(raw.rule_set)
+  if (!rs) {
+    problems.push(source.problem(['rule_set'], `unknown rule set ${raw.rule_set}`))
+    return undefined
+  }
+  let validate: ValidateFunction
+  try {
+    validate = requestAjv.compile(raw.request)
+  } catch (error) {
+    problems.push(source.problem(['request'], `request schema: ${(error as Error).message}`))
+    return undefined
+  }
+  const props = Object.keys((raw.request.properties ?? {}) as Record<string, unknown>)
+  for (const p of props) {
+    if (!(p in rs.inputs)) problems.push(source.problem(['request', 'properties', p], `request field '${p}' is not an input of rule set ${rs.id}`))
+  }
+  if (raw.request.additionalProperties !== false) {
+    problems.push(source.problem(['request'], 'a request schema sets additionalProperties: false, so that unknown fields are rejected'))
+  }
+  if (raw.years && !props.includes(raw.years.field)) problems.push(source.problem(['years', 'field'], `'${raw.years.field}' is not a request field`))
+  const endpoint: Endpoint = { ...raw, normalize: raw.normalize ?? {}, file: source.file, validate }
+  return endpoint
+}
+
+/** `/beneficiaries/0/relationship` → `beneficiaries[0].relationship`. */
+function fieldName(instancePath: string, extra?: string): string {
+  const parts = instancePath.split('/').slice(1)
+  if (extra !== undefined) parts.push(extra)
+  let out = ''
+  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p
+  return out || 'body'
+}
+
+function fieldProblem(e: ErrorObject): FieldProblem & { unknown: boolean } {
+  switch (e.keyword) {
+    case 'required':
+      return { field: fieldName(e.instancePath, String(e.params.missingProperty)), message: 'is required', unknown: false }
+    case 'additionalProperties':
+      return { field: fieldName(e.instancePath, String(e.params.additionalProperty)), message: 'is not a field of this request', unknown: true }
+    case 'enum':
+      return { field: fieldName(e.instancePath), message: `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, unknown: false }
+    case 'type':
+      return { field: fieldName(e.instancePath), message: `must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}`, unknown: false }
+    default:
+      return { field: fieldName(e.instancePath), message: e.message ?? e.keyword, unknown: false }
+  }
+}
+
+/** Normalise, validate and year-check a request body; returns it or throws InputError. @api public */
+export function checkRequest(endpoint: Endpoint, body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) throw new InputError('validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new InputError('validation_error', 'the body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }])
+  }
+  const input = { ...(body as Record<string, unknown>) }
+  for (const [field, how] of Object.entries(endpoint.normalize)) {
+    const v = input[field]
+    if (typeof v !== 'string') continue
+    input[field] = how === 'uppercase' ? v.toUpperCase() : how === 'lowercase' ? v.toLowerCase() : v.trim()
+  }
+  if (!endpoint.validate(input)) {
+    const seen = new Set<string>()
+    const problems = (endpoint.validate.errors ?? []).map(fieldProblem).filter((p) => {
+      const key = `${p.field}: ${p.message}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+    // An unknown field alone is an unsupported parameter; mixed with other faults it is a validation error.
+    const allUnknown = problems.every((p) => p.unknown)
+    const details = problems.map(({ field, message }) => ({ field, message }))
+    const first = details[0]!
+    const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}`
+    throw new InputError(allUnknown ? 'unsupported_parameter' : 'validation_error', message, details)
+  }
+  if (endpoint.years) {
+    const { field, supported } = endpoint.years
+    const year = input[field]
+    if (year !== undefined && !supported.includes(year as number)) {
+      throw new InputError('unsupported_parameter', `${field} ${String(year)} is not supported; supported: ${supported.join(', ')}`, [
+        { field, message: `supported: ${supported.join(', ')}` },
+      ])
+    }
+  }
+  return input
+}

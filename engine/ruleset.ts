@@ -1,0 +1,482 @@
+/**
+ * @module Compiling one rule set file: inputs, formulas in dependency order, decisions, calls,
+ * lists, fixed points, checks, outputs and notes.
+ *
+ * Every problem (unknown name, cycle, malformed decision, a table of the wrong kind) is pushed with
+ * its `file:line:column`; nothing is thrown, so one run of the rule check reports them all.
+ */
+import { Checks, Decision, OPERATORS, conditionFacts, type CheckRule } from './decide.js'
+import { Dec, isExactText, parseExact } from './decimal.js'
+import type { Problem } from './errors.js'
+import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
+import type { Rounding, RoundingMode } from './round.js'
+import type { PathSegment, SourceFile } from './source.js'
+import { toCitations, type Citation, type TableEntry } from './tables.js'
+import type { Value } from './types.js'
+
+export type InputType = 'amount' | 'integer' | 'text' | 'boolean' | 'date' | 'object' | 'list'
+
+export interface InputSpec {
+  type: InputType
+  default?: Value
+  fields?: Record<string, InputSpec>
+  items?: InputSpec
+}
+
+interface NodeBase {
+  name: string
+  label?: string
+  references: Citation[]
+  round?: Rounding
+  /** Names in the same scope this node reads. */
+  deps: Set<string>
+  tables: Set<TableEntry>
+  path: PathSegment[]
+}
+export interface FormulaNode extends NodeBase {
+  kind: 'formula'
+  expr: CompiledExpression
+}
+export interface DecisionNode extends NodeBase {
+  kind: 'decision'
+  decision: Decision
+  /** Each fact a condition reads, compiled: an input, a formula or a parameter. */
+  facts: Map<string, CompiledExpression>
+}
+export interface CallNode extends NodeBase {
+  kind: 'call'
+  target: string
+  fallback?: string
+  input: Map<string, CompiledExpression>
+}
+export interface EachNode extends NodeBase {
+  kind: 'each'
+  over: CompiledExpression
+  scope: ScopeDef
+  result: Template
+}
+export interface SolveNode extends NodeBase {
+  kind: 'solve'
+  start: CompiledExpression
+  next: CompiledExpression
+  scope: ScopeDef
+  tolerance: Dec
+  maxIterations: number
+}
+export type Node = FormulaNode | DecisionNode | CallNode | EachNode | SolveNode
+
+export interface ScopeDef {
+  formulas: Map<string, Node>
+  /** Dependency order of the formulas. */
+  order: string[]
+}
+
+/** The shape of a result: nested fields whose leaves are expressions. */
+export type Template =
+  | { kind: 'value'; expr: CompiledExpression; round?: Rounding }
+  | { kind: 'object'; fields: [string, Template][] }
+  | { kind: 'when'; when: CompiledExpression; then: Template }
+
+export interface NoteDef {
+  when?: CompiledExpression
+  parts: (string | { expr: CompiledExpression; money: boolean })[]
+}
+
+export interface RuleSet {
+  id: string
+  file: string
+  title: string
+  references: Citation[]
+  inputs: Record<string, InputSpec>
+  date?: { input?: string; fallback: CompiledExpression }
+  root: ScopeDef
+  /** Decisions and calls at the root, in dependency order: evaluated before the outputs. */
+  asyncOrder: string[]
+  checks?: { engine: Checks; facts: Map<string, CompiledExpression> }
+  outputs: Template
+  notes: NoteDef[]
+  /** Every table this rule set reads, directly or in a nested scope. */
+  tables: Set<TableEntry>
+  /** Rule sets it may call (templates not yet expanded) and their fallbacks. */
+  calls: CallNode[]
+}
+
+interface Compiler {
+  source: SourceFile
+  problems: Problem[]
+  tables: (name: string) => TableEntry | undefined
+  roundings: Map<string, Rounding>
+  allTables: Set<TableEntry>
+  calls: CallNode[]
+}
+
+type Raw = Record<string, unknown>
+
+/** Compile a validated rule set file. @api private */
+export function compileRuleSet(
+  source: SourceFile,
+  id: string,
+  tables: (name: string) => TableEntry | undefined,
+  problems: Problem[],
+  shared: Map<string, Rounding> = new Map(),
+): RuleSet {
+  const raw = source.data as Raw
+  const roundings = new Map<string, Rounding>(shared)
+  for (const [name, r] of Object.entries((raw.roundings ?? {}) as Record<string, { step: string; mode: RoundingMode }>)) {
+    roundings.set(name, { step: parseExact(r.step), mode: r.mode })
+  }
+  const c: Compiler = { source, problems, tables, roundings, allTables: new Set(), calls: [] }
+  const inputs: Record<string, InputSpec> = {}
+  for (const [name, spec] of Object.entries((raw.inputs ?? {}) as Record<string, Raw>)) {
+    inputs[name] = inputSpec(c, spec, ['inputs', name])
+  }
+  const inputNames = new Set(Object.keys(inputs))
+  const formulasRaw = (raw.formulas ?? {}) as Record<string, Raw>
+  for (const name of Object.keys(formulasRaw)) {
+    if (inputNames.has(name)) problems.push(source.problem(['formulas', name], `duplicate name '${name}': it is already an input`))
+    if (tables(name)) problems.push(source.problem(['formulas', name], `duplicate name '${name}': it is already a table of this rule set`))
+  }
+  const rootNames = new Set([...inputNames, ...Object.keys(formulasRaw)])
+  const rootResolver: NameResolver = { hasValue: (n) => rootNames.has(n), table: tables }
+  const root = compileScope(c, formulasRaw, ['formulas'], rootResolver, new Set(), new Set(inputNames))
+
+  const expr = (text: string, path: PathSegment[], resolver = rootResolver) => compileAt(c, text, path, resolver)
+
+  let date: RuleSet['date']
+  const rawDate = raw.date as { input?: string; default: string } | undefined
+  if (rawDate) {
+    if (rawDate.input && !inputNames.has(rawDate.input)) problems.push(source.problem(['date', 'input'], `unknown input '${rawDate.input}'`))
+    const fallback = expr(rawDate.default, ['date', 'default'])
+    if (fallback) date = rawDate.input ? { input: rawDate.input, fallback } : { fallback }
+  }
+
+  let checks: RuleSet['checks']
+  const rawChecks = (raw.checks ?? []) as (Raw & { field: string; message: string; code?: CheckRule['code'] })[]
+  if (rawChecks.length > 0) {
+    const facts = new Map<string, CompiledExpression>()
+    rawChecks.forEach((check, i) => factsOf(c, check.conditions, ['checks', i, 'conditions'], rootResolver, facts))
+    try {
+      const engine = new Checks(
+        rawChecks.map((ch) => ({ conditions: ch.conditions, field: ch.field, message: ch.message, code: ch.code ?? 'validation_error' })),
+      )
+      checks = { engine, facts }
+    } catch (error) {
+      problems.push(source.problem(['checks'], `malformed check: ${(error as Error).message}`))
+    }
+  }
+
+  for (const [name, node] of root.formulas) {
+    for (const inner of nested(node)) {
+      if (inner.kind === 'decision' || inner.kind === 'call') {
+        problems.push(source.problem(inner.path, `${inner.kind} '${inner.name}' may stand only at the top of a rule set, not inside '${name}'`))
+      }
+    }
+  }
+  const outputs = template(c, raw.outputs as Raw, ['outputs'], rootResolver)
+  const notes: NoteDef[] = ((raw.notes ?? []) as { when?: string; text: string }[]).map((note, i) => {
+    const def: NoteDef = { parts: noteParts(c, note.text, ['notes', i, 'text'], rootResolver) }
+    if (note.when) {
+      const when = expr(note.when, ['notes', i, 'when'])
+      if (when) def.when = when
+    }
+    return def
+  })
+  const asyncOrder = root.order.filter((n) => {
+    const k = root.formulas.get(n)?.kind
+    return k === 'decision' || k === 'call'
+  })
+  const rs: RuleSet = {
+    id,
+    file: source.file,
+    title: String(raw.title),
+    references: toCitations(raw.reference),
+    inputs,
+    root,
+    asyncOrder,
+    outputs,
+    notes,
+    tables: c.allTables,
+    calls: c.calls,
+  }
+  if (date) rs.date = date
+  if (checks) rs.checks = checks
+  return rs
+}
+
+/** The formulas inside an `each` or `solve`, at any depth. */
+function nested(node: Node): Node[] {
+  if (node.kind !== 'each' && node.kind !== 'solve') return []
+  return [...node.scope.formulas.values()].flatMap((n) => [n, ...nested(n)])
+}
+
+function inputSpec(c: Compiler, raw: Raw, path: PathSegment[]): InputSpec {
+  const spec: InputSpec = { type: raw.type as InputType }
+  if (raw.fields) {
+    spec.fields = {}
+    for (const [k, v] of Object.entries(raw.fields as Record<string, Raw>)) spec.fields[k] = inputSpec(c, v, [...path, 'fields', k])
+  }
+  if (raw.items) spec.items = inputSpec(c, raw.items as Raw, [...path, 'items'])
+  if (spec.type === 'list' && !spec.items) c.problems.push(c.source.problem(path, 'a list input declares its items'))
+  if ('default' in raw) {
+    const d = raw.default
+    if ((spec.type === 'amount' || spec.type === 'integer') && !(typeof d === 'string' && isExactText(d))) {
+      c.problems.push(c.source.problem([...path, 'default'], 'an amount default is written as a string, e.g. "0"'))
+    } else spec.default = spec.type === 'amount' || spec.type === 'integer' ? parseExact(d as string) : (d as Value)
+  }
+  return spec
+}
+
+function compileAt(c: Compiler, text: string, path: PathSegment[], resolver: NameResolver): CompiledExpression | undefined {
+  try {
+    const compiled = compileExpression(text, resolver)
+    for (const t of compiled.tables) c.allTables.add(t)
+    return compiled
+  } catch (error) {
+    if (error instanceof CompileError) {
+      c.problems.push(c.source.problem(path, error.message, error.index))
+      return undefined
+    }
+    throw error
+  }
+}
+
+/** Compile each fact a condition tree reads (a name of an input, formula or parameter) and check its operators. */
+function factsOf(c: Compiler, conditions: unknown, path: PathSegment[], resolver: NameResolver, into: Map<string, CompiledExpression>) {
+  const { facts, operators } = conditionFacts(conditions)
+  for (const f of facts) {
+    if (into.has(f)) continue
+    const e = compileAt(c, f, path, resolver)
+    if (e) into.set(f, e)
+  }
+  for (const o of operators) {
+    if (!OPERATORS.includes(o)) c.problems.push(c.source.problem(path, `unknown operator '${o}'; known: ${OPERATORS.join(', ')}`))
+  }
+}
+
+/**
+ * Compile the formulas of one scope and order them by their dependencies.
+ * `outerDeps` collects names of enclosing scopes that this scope reads, for the enclosing node.
+ */
+function compileScope(
+  c: Compiler,
+  raw: Record<string, Raw>,
+  path: PathSegment[],
+  resolver: NameResolver,
+  outerDeps: Set<string>,
+  leaves: Set<string>,
+): ScopeDef {
+  const local = new Set([...leaves, ...Object.keys(raw)])
+  const formulas = new Map<string, Node>()
+  for (const [name, spec] of Object.entries(raw)) {
+    const node = compileNode(c, name, spec, [...path, name], resolver)
+    if (!node) continue
+    for (const dep of node.deps) if (!local.has(dep)) outerDeps.add(dep)
+    for (const dep of [...node.deps]) if (!formulas.has(dep) && !(dep in raw)) node.deps.delete(dep)
+    formulas.set(name, node)
+  }
+  return { formulas, order: order(c, formulas) }
+}
+
+function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], resolver: NameResolver): Node | undefined {
+  const base = {
+    name,
+    references: toCitations(spec.reference),
+    deps: new Set<string>(),
+    tables: new Set<TableEntry>(),
+    path,
+  } as NodeBase
+  if (typeof spec.label === 'string') base.label = spec.label
+  if (typeof spec.round === 'string') {
+    const r = c.roundings.get(spec.round)
+    if (!r) c.problems.push(c.source.problem([...path, 'round'], `unknown rounding '${spec.round}'; declare it under roundings:`))
+    else base.round = r
+  }
+  const absorb = (e: CompiledExpression | undefined) => {
+    if (!e) return
+    for (const d of e.deps) base.deps.add(d)
+    for (const t of e.tables) base.tables.add(t)
+  }
+  if (typeof spec.formula === 'string') {
+    const expr = compileAt(c, spec.formula, [...path, 'formula'], resolver)
+    if (!expr) return undefined
+    absorb(expr)
+    return { ...base, kind: 'formula', expr }
+  }
+  if (spec.decision) {
+    const d = spec.decision as { rules: Raw[]; default?: string }
+    const facts = new Map<string, CompiledExpression>()
+    d.rules.forEach((rule, i) => factsOf(c, rule.conditions, [...path, 'decision', 'rules', i, 'conditions'], resolver, facts))
+    for (const e of facts.values()) absorb(e)
+    try {
+      const decision = new Decision(
+        name,
+        d.rules.map((r) => {
+          const rule = { conditions: r.conditions, outcome: String(r.outcome), references: toCitations(r.reference) }
+          return typeof r.priority === 'number' ? { ...rule, priority: r.priority } : rule
+        }),
+        d.default,
+      )
+      return { ...base, kind: 'decision', decision, facts }
+    } catch (error) {
+      c.problems.push(c.source.problem([...path, 'decision'], `malformed decision: ${(error as Error).message}`))
+      return undefined
+    }
+  }
+  if (spec.call) {
+    const call = spec.call as { rule_set: string; fallback?: string; input: Record<string, string> }
+    const input = new Map<string, CompiledExpression>()
+    for (const [k, text] of Object.entries(call.input)) {
+      const e = compileAt(c, text, [...path, 'call', 'input', k], resolver)
+      absorb(e)
+      if (e) input.set(k, e)
+    }
+    for (const m of call.rule_set.matchAll(/\{([a-z0-9_]+)\}/g)) {
+      const n = m[1]!
+      if (!resolver.hasValue(n)) c.problems.push(c.source.problem([...path, 'call', 'rule_set'], `unknown name '${n}' in rule set template`))
+      else base.deps.add(n)
+    }
+    const node: CallNode = { ...base, kind: 'call', target: call.rule_set, input }
+    if (call.fallback) node.fallback = call.fallback
+    c.calls.push(node)
+    return node
+  }
+  if (spec.each) {
+    const each = spec.each as { over: string; formulas?: Record<string, Raw>; result: Raw }
+    const over = compileAt(c, each.over, [...path, 'each', 'over'], resolver)
+    absorb(over)
+    const fields = itemFields(c, resolver, each.over, [...path, 'each', 'over'])
+    const innerNames = new Set([...fields, ...Object.keys(each.formulas ?? {})])
+    const inner: NameResolver = { hasValue: (n) => innerNames.has(n) || resolver.hasValue(n), table: resolver.table }
+    const outer = new Set<string>()
+    const scope = compileScope(c, each.formulas ?? {}, [...path, 'each', 'formulas'], inner, outer, new Set(fields))
+    const result = template(c, each.result, [...path, 'each', 'result'], inner, outer, innerNames)
+    for (const d of outer) base.deps.add(d)
+    if (!over) return undefined
+    return { ...base, kind: 'each', over, scope, result }
+  }
+  if (spec.solve) {
+    const s = spec.solve as { start: string; next: string; tolerance: string; max_iterations: number; formulas?: Record<string, Raw> }
+    const start = compileAt(c, s.start, [...path, 'solve', 'start'], resolver)
+    absorb(start)
+    // Inside the solve scope the node's own name is the unknown, bound to the current iterate.
+    const innerNames = new Set([name, ...Object.keys(s.formulas ?? {})])
+    const inner: NameResolver = { hasValue: (n) => innerNames.has(n) || resolver.hasValue(n), table: resolver.table }
+    const outer = new Set<string>()
+    const scope = compileScope(c, s.formulas ?? {}, [...path, 'solve', 'formulas'], inner, outer, new Set([name]))
+    const next = compileAt(c, s.next, [...path, 'solve', 'next'], inner)
+    if (next) for (const d of next.deps) if (!innerNames.has(d)) outer.add(d)
+    if (next) for (const t of next.tables) base.tables.add(t)
+    for (const d of outer) base.deps.add(d)
+    if (!start || !next) return undefined
+    return { ...base, kind: 'solve', start, next, scope, tolerance: parseExact(s.tolerance), maxIterations: s.max_iterations }
+  }
+  return undefined
+}
+
+/** The fields of the items of the list an `each` maps over: it must be a list input with declared items. */
+function itemFields(c: Compiler, resolver: NameResolver, over: string, path: PathSegment[]): string[] {
+  const raw = (c.source.data as Raw).inputs as Record<string, Raw> | undefined
+  const spec = raw?.[over.trim()]
+  const items = spec?.items as Raw | undefined
+  if (!resolver.hasValue(over.trim()) || spec?.type !== 'list' || !items?.fields) {
+    c.problems.push(c.source.problem(path, `each.over names a list input whose items declare their fields; '${over}' does not`))
+    return []
+  }
+  return Object.keys(items.fields as Raw)
+}
+
+/** Dependency order; a cycle is reported once, with its path, where its first formula stands. */
+function order(c: Compiler, formulas: Map<string, Node>): string[] {
+  const done = new Set<string>()
+  const visiting: string[] = []
+  const out: string[] = []
+  const reported = new Set<string>()
+  const visit = (name: string) => {
+    if (done.has(name)) return
+    const at = visiting.indexOf(name)
+    if (at >= 0) {
+      const cycle = [...visiting.slice(at), name]
+      const key = [...cycle].sort().join(',')
+      if (!reported.has(key)) {
+        reported.add(key)
+        const first = formulas.get(cycle[0]!)!
+        c.problems.push(c.source.problem(first.path, `cycle: ${cycle.join(' → ')}`))
+      }
+      return
+    }
+    const node = formulas.get(name)
+    if (!node) return
+    visiting.push(name)
+    for (const dep of node.deps) visit(dep)
+    visiting.pop()
+    done.add(name)
+    out.push(name)
+  }
+  for (const name of formulas.keys()) visit(name)
+  return out
+}
+
+const RESERVED = new Set(['formula', 'round', 'when', 'then'])
+
+function template(
+  c: Compiler,
+  raw: unknown,
+  path: PathSegment[],
+  resolver: NameResolver,
+  outer?: Set<string>,
+  innerNames?: Set<string>,
+): Template {
+  const track = (e: CompiledExpression | undefined) => {
+    if (e && outer) for (const d of e.deps) if (!innerNames?.has(d)) outer.add(d)
+    return e
+  }
+  const fallback: Template = { kind: 'object', fields: [] }
+  if (typeof raw === 'string') {
+    const e = track(compileAt(c, raw, path, resolver))
+    return e ? { kind: 'value', expr: e } : fallback
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    c.problems.push(c.source.problem(path, 'an output is an expression, a {formula, round} pair, a {when, then} pair or a mapping of outputs'))
+    return fallback
+  }
+  const obj = raw as Raw
+  if ('formula' in obj) {
+    const e = track(compileAt(c, String(obj.formula), [...path, 'formula'], resolver))
+    if (!e) return fallback
+    const t: Template = { kind: 'value', expr: e }
+    if (typeof obj.round === 'string') {
+      const r = c.roundings.get(obj.round)
+      if (!r) c.problems.push(c.source.problem([...path, 'round'], `unknown rounding '${obj.round}'; declare it under roundings:`))
+      else t.round = r
+    }
+    return t
+  }
+  if ('when' in obj) {
+    const when = track(compileAt(c, String(obj.when), [...path, 'when'], resolver))
+    const then = template(c, obj.then, [...path, 'then'], resolver, outer, innerNames)
+    return when ? { kind: 'when', when, then } : fallback
+  }
+  const fields: [string, Template][] = []
+  for (const [k, v] of Object.entries(obj)) {
+    if (RESERVED.has(k)) continue
+    fields.push([k, template(c, v, [...path, k], resolver, outer, innerNames)])
+  }
+  return { kind: 'object', fields }
+}
+
+/** A note's text with `{expression}` placeholders compiled. */
+function noteParts(c: Compiler, text: string, path: PathSegment[], resolver: NameResolver): NoteDef['parts'] {
+  const parts: NoteDef['parts'] = []
+  let last = 0
+  // `{x}` prints a value as it is; `{$x}` prints an amount as money: $1,234,567.50.
+  for (const m of text.matchAll(/\{(\$?)([^{}]+)\}/g)) {
+    parts.push(text.slice(last, m.index))
+    const e = compileAt(c, m[2]!, path, resolver)
+    if (e) parts.push({ expr: e, money: m[1] === '$' })
+    last = m.index! + m[0].length
+  }
+  parts.push(text.slice(last))
+  return parts.filter((p) => p !== '')
+}
+
+export { Dec }

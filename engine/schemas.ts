@@ -1,0 +1,319 @@
+/**
+ * @module JSON Schemas of the four kinds of YAML file the engine reads, enforced by ajv at load.
+ *
+ * - `service`: rules/service.yaml, the formula version and tier every file is stamped with;
+ * - `tables`: tables/**, dated parameters, marginal-rate schedules, keyed lookups and series;
+ * - `rule_set`: rules/**, inputs, formulas, decisions, checks, outputs and notes;
+ * - `endpoint`: rules/endpoints/**, the HTTP manifest of one operation.
+ */
+
+const exact = { type: 'string', pattern: '^-?[0-9][0-9_]*(\\.[0-9]+)?(/[0-9][0-9_]*)?$' }
+const isoDate = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }
+const name = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }
+const expression = { type: 'string', minLength: 1 }
+
+const citation = {
+  type: 'object',
+  required: ['title'],
+  additionalProperties: false,
+  properties: { title: { type: 'string', minLength: 3 }, href: { type: 'string' }, note: { type: 'string' } },
+}
+const reference = { anyOf: [citation, { type: 'array', minItems: 1, items: citation }] }
+
+/** Marks a figure that could not be verified against a primary source: the reason, said in notes. */
+const unverified = { type: 'string', minLength: 10 }
+
+const datedKeys = { propertyNames: isoDate, minProperties: 1 }
+
+const parameter = {
+  type: 'object',
+  required: ['kind', 'label', 'unit', 'reference', 'values'],
+  additionalProperties: false,
+  properties: {
+    kind: { const: 'parameter' },
+    label: { type: 'string' },
+    description: { type: 'string' },
+    unit: { type: 'string' },
+    reference,
+    values: {
+      type: 'object',
+      ...datedKeys,
+      additionalProperties: {
+        type: 'object',
+        required: ['value'],
+        additionalProperties: false,
+        properties: { value: { anyOf: [exact, { type: 'string' }, { type: 'boolean' }] }, reference, unverified },
+      },
+    },
+  },
+}
+
+const bracket = {
+  type: 'object',
+  required: ['over', 'rate'],
+  additionalProperties: false,
+  properties: { over: exact, rate: exact, base: exact },
+}
+
+const schedule = {
+  type: 'object',
+  required: ['kind', 'label', 'reference', 'values'],
+  additionalProperties: false,
+  properties: {
+    kind: { const: 'marginal_rate_schedule' },
+    label: { type: 'string' },
+    description: { type: 'string' },
+    reference,
+    values: {
+      type: 'object',
+      ...datedKeys,
+      additionalProperties: {
+        type: 'object',
+        required: ['brackets'],
+        additionalProperties: false,
+        properties: { brackets: { type: 'array', minItems: 1, items: bracket }, reference, unverified },
+      },
+    },
+  },
+}
+
+const lookup = {
+  type: 'object',
+  required: ['kind', 'label', 'reference', 'keys', 'columns', 'values'],
+  additionalProperties: false,
+  properties: {
+    kind: { const: 'lookup' },
+    label: { type: 'string' },
+    description: { type: 'string' },
+    reference,
+    keys: { type: 'array', minItems: 1, items: name },
+    columns: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: name,
+      additionalProperties: { enum: ['amount', 'rate', 'text', 'boolean'] },
+    },
+    values: {
+      type: 'object',
+      ...datedKeys,
+      additionalProperties: {
+        type: 'object',
+        required: ['rows'],
+        additionalProperties: false,
+        properties: {
+          rows: { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } } },
+          reference,
+          unverified,
+        },
+      },
+    },
+  },
+}
+
+const series = {
+  type: 'object',
+  required: ['kind', 'label', 'unit', 'reference', 'points'],
+  additionalProperties: false,
+  properties: {
+    kind: { const: 'series' },
+    label: { type: 'string' },
+    description: { type: 'string' },
+    unit: { type: 'string' },
+    reference,
+    points: { type: 'object', minProperties: 1, propertyNames: { pattern: '^[0-9A-Za-z_-]+$' }, additionalProperties: exact },
+  },
+}
+
+export const tablesSchema = {
+  type: 'object',
+  required: ['formula_version', 'title', 'as_of', 'tables'],
+  additionalProperties: false,
+  properties: {
+    formula_version: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    as_of: isoDate,
+    tables: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: name,
+      additionalProperties: { type: 'object', required: ['kind'], discriminator: { propertyName: 'kind' }, oneOf: [parameter, schedule, lookup, series] },
+    },
+  },
+}
+
+const rounding = {
+  type: 'object',
+  required: ['step', 'mode'],
+  additionalProperties: false,
+  properties: { step: exact, mode: { enum: ['half_up', 'half_even', 'down', 'up'] } },
+}
+
+const condition: object = { type: 'object' } // json-rules-engine validates its own conditions at load
+
+const inputSpec: object = {
+  type: 'object',
+  required: ['type'],
+  additionalProperties: false,
+  properties: {
+    type: { enum: ['amount', 'integer', 'text', 'boolean', 'date', 'object', 'list'] },
+    default: {},
+    description: { type: 'string' },
+    fields: { type: 'object', propertyNames: name, additionalProperties: { $ref: '#/$defs/input' } },
+    items: { $ref: '#/$defs/input' },
+  },
+}
+
+const formulaNode: object = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    label: { type: 'string' },
+    description: { type: 'string' },
+    reference,
+    round: name,
+    formula: expression,
+    decision: {
+      type: 'object',
+      required: ['rules'],
+      additionalProperties: false,
+      properties: {
+        rules: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['conditions', 'outcome'],
+            additionalProperties: false,
+            properties: { conditions: condition, outcome: name, priority: { type: 'integer', minimum: 1 }, reference },
+          },
+        },
+        default: name,
+      },
+    },
+    call: {
+      type: 'object',
+      required: ['rule_set', 'input'],
+      additionalProperties: false,
+      properties: {
+        rule_set: { type: 'string', pattern: '^[a-z0-9_.{}]+$' },
+        fallback: { type: 'string' },
+        input: { type: 'object', propertyNames: name, additionalProperties: expression },
+      },
+    },
+    each: {
+      type: 'object',
+      required: ['over', 'result'],
+      additionalProperties: false,
+      properties: {
+        over: expression,
+        formulas: { $ref: '#/$defs/formulas' },
+        result: { type: 'object' },
+      },
+    },
+    solve: {
+      type: 'object',
+      required: ['start', 'next', 'tolerance', 'max_iterations'],
+      additionalProperties: false,
+      properties: {
+        start: expression,
+        formulas: { $ref: '#/$defs/formulas' },
+        next: expression,
+        tolerance: exact,
+        max_iterations: { type: 'integer', minimum: 1, maximum: 10000 },
+      },
+    },
+  },
+  oneOf: [{ required: ['formula'] }, { required: ['decision'] }, { required: ['call'] }, { required: ['each'] }, { required: ['solve'] }],
+}
+
+export const ruleSetSchema = {
+  $defs: {
+    input: inputSpec,
+    formula: formulaNode,
+    formulas: { type: 'object', propertyNames: name, additionalProperties: { $ref: '#/$defs/formula' } },
+  },
+  type: 'object',
+  required: ['formula_version', 'kind', 'title', 'outputs'],
+  additionalProperties: false,
+  properties: {
+    formula_version: { type: 'string' },
+    kind: { const: 'rule_set' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    reference,
+    inputs: { type: 'object', propertyNames: name, additionalProperties: { $ref: '#/$defs/input' } },
+    inputs_like: { type: 'string', description: "Take the input declarations (and the calculation date) of this rule set; `inputs` adds to them." },
+    date: {
+      type: 'object',
+      required: ['default'],
+      additionalProperties: false,
+      properties: { input: name, default: expression },
+    },
+    roundings: { type: 'object', propertyNames: name, additionalProperties: rounding },
+    formulas: { $ref: '#/$defs/formulas' },
+    checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['conditions', 'field', 'message'],
+        additionalProperties: false,
+        properties: {
+          conditions: condition,
+          field: { type: 'string' },
+          message: { type: 'string' },
+          code: { enum: ['validation_error', 'unsupported_parameter'] },
+          reference,
+        },
+      },
+    },
+    outputs: { type: 'object' },
+    notes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['text'],
+        additionalProperties: false,
+        properties: { when: expression, text: { type: 'string', minLength: 1 } },
+      },
+    },
+  },
+}
+
+export const endpointSchema = {
+  type: 'object',
+  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'rule_set', 'request'],
+  additionalProperties: false,
+  properties: {
+    formula_version: { type: 'string' },
+    kind: { const: 'endpoint' },
+    operation_id: name,
+    tool_name: name,
+    paths: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^/[a-z0-9/_-]+$' } },
+    summary: { type: 'string' },
+    description: { type: 'string' },
+    rule_set: { type: 'string' },
+    normalize: { type: 'object', additionalProperties: { enum: ['uppercase', 'lowercase', 'trim'] } },
+    years: {
+      type: 'object',
+      description: 'The request field holding the year, and the years the rules cover: any other year gets 400 unsupported_parameter listing these, and every table the endpoint reads must have a value in force on 1 January of each.',
+      required: ['field', 'supported'],
+      additionalProperties: false,
+      properties: { field: name, supported: { type: 'array', minItems: 1, items: { type: 'integer' } } },
+    },
+    request: { type: 'object' },
+  },
+}
+
+export const serviceSchema = {
+  type: 'object',
+  required: ['formula_version', 'kind', 'tier'],
+  additionalProperties: false,
+  properties: {
+    formula_version: { type: 'string' },
+    kind: { const: 'service' },
+    tier: { enum: ['beta', 'verified'] },
+    description: { type: 'string' },
+    roundings: { type: 'object', propertyNames: name, additionalProperties: rounding },
+  },
+}

@@ -1,0 +1,239 @@
+/**
+ * @module Typed tables: dated parameters, marginal-rate schedules, keyed lookups and series.
+ *
+ * Each is compiled once at load from a validated YAML entry. A value history is a list of
+ * `{from, value}` sorted by effective date; `at(date)` answers the value in force on that date.
+ */
+import { Dec, isExactText, parseExact } from './decimal.js'
+import type { PathSegment, SourceFile } from './source.js'
+import type { Problem } from './errors.js'
+
+export interface Citation {
+  title: string
+  href?: string
+}
+
+export interface Dated<T> {
+  from: string
+  value: T
+  references: Citation[]
+  unverified?: string
+}
+
+export type Scalar = Dec | string | boolean
+
+export interface Bracket {
+  over: Dec
+  rate: Dec
+  base: Dec
+}
+
+export type LookupRow = Record<string, Scalar>
+
+interface EntryBase {
+  id: string
+  name: string
+  label: string
+  file: string
+  as_of: string
+  references: Citation[]
+}
+
+export interface ParameterEntry extends EntryBase {
+  kind: 'parameter'
+  unit: string
+  history: Dated<Scalar>[]
+}
+export interface ScheduleEntry extends EntryBase {
+  kind: 'marginal_rate_schedule'
+  history: Dated<Bracket[]>[]
+}
+export interface LookupEntry extends EntryBase {
+  kind: 'lookup'
+  keys: string[]
+  history: Dated<Map<string, LookupRow>>[]
+}
+export interface SeriesEntry extends EntryBase {
+  kind: 'series'
+  unit: string
+  points: Map<string, Dec>
+}
+export type TableEntry = ParameterEntry | ScheduleEntry | LookupEntry | SeriesEntry
+
+/** The value in force on `date`, or undefined before the first effective date. @api public */
+export function at<T>(history: Dated<T>[], date: string): Dated<T> | undefined {
+  let found: Dated<T> | undefined
+  for (const item of history) {
+    if (item.from <= date) found = item
+    else break
+  }
+  return found
+}
+
+/** Tax under a marginal-rate schedule: the bracket's base plus its rate on the excess. @api public */
+export function marginalTax(brackets: Bracket[], amount: Dec): Dec {
+  let chosen: Bracket | undefined
+  for (const b of brackets) {
+    if (amount.gt(b.over)) chosen = b
+    else break
+  }
+  if (!chosen) return new Dec(0)
+  return chosen.base.plus(chosen.rate.times(amount.minus(chosen.over)))
+}
+
+/** The key under which a lookup row is indexed. @api private */
+export function lookupKey(values: readonly Scalar[]): string {
+  return values.map((v) => String(v)).join('\u0000')
+}
+
+export function toCitations(raw: unknown): Citation[] {
+  if (raw === undefined) return []
+  const list = Array.isArray(raw) ? raw : [raw]
+  return list.map((c: { title: string; href?: string }) => (c.href ? { title: c.title, href: c.href } : { title: c.title }))
+}
+
+type RawDated = Record<string, { reference?: unknown; unverified?: string } & Record<string, unknown>>
+
+/** Compile one validated YAML entry; problems are pushed, never thrown. @api private */
+export function compileEntry(
+  source: SourceFile,
+  fileId: string,
+  name: string,
+  raw: Record<string, unknown>,
+  asOf: string,
+  problems: Problem[],
+): TableEntry | undefined {
+  const path: PathSegment[] = ['tables', name]
+  const base = {
+    id: `${fileId}.${name}`,
+    name,
+    label: String(raw.label),
+    file: source.file,
+    as_of: asOf,
+    references: toCitations(raw.reference),
+  }
+  const history = <T>(convert: (v: RawDated[string], at: PathSegment[]) => T | undefined): Dated<T>[] => {
+    const values = raw.values as RawDated
+    const dates = Object.keys(values).sort()
+    const out: Dated<T>[] = []
+    for (const from of dates) {
+      const item = values[from]!
+      const value = convert(item, [...path, 'values', from])
+      if (value === undefined) continue
+      const dated: Dated<T> = { from, value, references: toCitations(item.reference) }
+      if (item.unverified) dated.unverified = item.unverified
+      out.push(dated)
+    }
+    return out
+  }
+  switch (raw.kind) {
+    case 'parameter':
+      return {
+        ...base,
+        kind: 'parameter',
+        unit: String(raw.unit),
+        history: history((item) => scalar(item.value as string | boolean)),
+      }
+    case 'marginal_rate_schedule':
+      return {
+        ...base,
+        kind: 'marginal_rate_schedule',
+        history: history((item, at) => brackets(source, item.brackets as RawBracket[], at, problems)),
+      }
+    case 'lookup': {
+      const keys = raw.keys as string[]
+      const columns = raw.columns as Record<string, string>
+      return {
+        ...base,
+        kind: 'lookup',
+        keys,
+        history: history((item, at) => rows(source, keys, columns, item.rows as Record<string, unknown>[], at, problems)),
+      }
+    }
+    case 'series': {
+      const points = new Map<string, Dec>()
+      for (const [key, value] of Object.entries(raw.points as Record<string, string>)) points.set(key, parseExact(value))
+      return { ...base, kind: 'series', unit: String(raw.unit), points }
+    }
+  }
+  return undefined
+}
+
+function scalar(value: string | boolean): Scalar {
+  if (typeof value === 'boolean') return value
+  return isExactText(value) ? parseExact(value) : value
+}
+
+interface RawBracket {
+  over: string
+  rate: string
+  base?: string
+}
+
+/** Brackets must rise; a written base amount must equal the sum of the brackets below it. */
+function brackets(source: SourceFile, raw: RawBracket[], path: PathSegment[], problems: Problem[]): Bracket[] {
+  const out: Bracket[] = []
+  let cumulative = new Dec(0)
+  raw.forEach((b, i) => {
+    const over = parseExact(b.over)
+    const rate = parseExact(b.rate)
+    const prev = out[i - 1]
+    if (prev) {
+      if (!over.gt(prev.over)) {
+        problems.push(source.problem([...path, 'brackets', i, 'over'], `bracket thresholds must rise: ${b.over} is not above ${prev.over.toString()}`))
+      }
+      cumulative = prev.base.plus(prev.rate.times(over.minus(prev.over)))
+    }
+    if (b.base !== undefined && !parseExact(b.base).eq(cumulative)) {
+      problems.push(
+        source.problem(
+          [...path, 'brackets', i, 'base'],
+          `base amount ${b.base} does not match the brackets below it, which sum to ${cumulative.toString()}`,
+        ),
+      )
+    }
+    out.push({ over, rate, base: cumulative })
+  })
+  return out
+}
+
+function rows(
+  source: SourceFile,
+  keys: string[],
+  columns: Record<string, string>,
+  raw: Record<string, unknown>[],
+  path: PathSegment[],
+  problems: Problem[],
+): Map<string, LookupRow> {
+  const index = new Map<string, LookupRow>()
+  raw.forEach((row, i) => {
+    const out: LookupRow = {}
+    for (const key of keys) {
+      if (typeof row[key] !== 'string') problems.push(source.problem([...path, 'rows', i], `row has no key column '${key}'`))
+      else out[key] = row[key] as string
+    }
+    for (const [column, type] of Object.entries(columns)) {
+      const value = row[column]
+      if (value === undefined) {
+        problems.push(source.problem([...path, 'rows', i], `row has no value for column '${column}'`))
+        continue
+      }
+      if ((type === 'amount' || type === 'rate') && !(typeof value === 'string' && isExactText(value))) {
+        problems.push(source.problem([...path, 'rows', i, column], `column '${column}' holds exact amounts written as strings, got ${JSON.stringify(value)}`))
+        continue
+      }
+      if (type === 'boolean' && typeof value !== 'boolean') {
+        problems.push(source.problem([...path, 'rows', i, column], `column '${column}' holds true or false`))
+        continue
+      }
+      out[column] = type === 'amount' || type === 'rate' ? parseExact(value as string) : (value as string | boolean)
+    }
+    for (const column of Object.keys(row)) {
+      if (!keys.includes(column) && !(column in columns)) problems.push(source.problem([...path, 'rows', i, column], `unknown column '${column}'`))
+    }
+    const key = lookupKey(keys.map((k) => out[k] ?? ''))
+    if (index.has(key)) problems.push(source.problem([...path, 'rows', i], `duplicate row for ${keys.map((k) => `${k}=${String(out[k])}`).join(', ')}`))
+    index.set(key, out)
+  })
+  return index
+}

@@ -1,0 +1,19 @@
+/**
+ * @module The values a formula computes with, and the runtime a compiled formula reads from.
+ */
+import type { Dec } from './decimal.js'
+import type { LookupEntry, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, Bracket, LookupRow } from './tables.js'
+
+/** A value in a formula: amounts are decimals, never binary floats. */
+export type Value = Dec | string | boolean | null | Value[] | { [key: string]: Value }
+
+/** What a compiled formula may ask of the evaluation it runs in. @api private */
+export interface Runtime {
+  get(name: string): Value
+  parameter(entry: ParameterEntry): Scalar
+  schedule(entry: ScheduleEntry): Bracket[]
+  lookup(entry: LookupEntry): Map<string, LookupRow>
+  series(entry: SeriesEntry, key: string): Dec
+}
+
+export type Compiled = (rt: Runtime) => Value

@@ -1,0 +1,21 @@
+/**
+ * @module Where the project's folders are, from this file's place in the tree (src or dist).
+ */
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir)
+    if (up === dir) throw new Error('cannot find the project root (no package.json above tools/)')
+    dir = up
+  }
+  return dir
+}
+
+export const ROOT = findRoot()
+export const RULES_DIR = resolve(process.env.RULES_DIR ?? join(ROOT, 'rules'))
+export const TABLES_DIR = resolve(process.env.TABLES_DIR ?? join(ROOT, 'tables'))
+export const GOLDEN_DIR = join(ROOT, 'test', 'golden')
