@@ -120,7 +120,16 @@ function compile(node: Node, ctx: Ctx): Piece {
     case 'Identifier':
     case 'MemberExpression': {
       const chain = memberChain(node)
-      if (!chain) throw new CompileError('only plain names and fields (a.b) may be read; computed access a[b] is not supported')
+      if (!chain) {
+        // A field of a computed value: lookup(t, k).rate
+        const prop = node.property as Node
+        if (node.type !== 'MemberExpression' || node.computed || prop.type !== 'Identifier') {
+          throw new CompileError('only names and fields (a.b, f(x).b) may be read; computed access a[b] is not supported')
+        }
+        const object = value(node.object as Node, ctx)
+        const key = prop.name as string
+        return { fn: (rt) => field(ctx, object(rt), key) }
+      }
       const [head, ...rest] = chain as [string, ...string[]]
       if (ctx.resolver.hasValue(head)) {
         ctx.deps.add(head)
