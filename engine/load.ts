@@ -13,7 +13,7 @@ import { RuleLoadError, type Problem } from './errors.js'
 import { parseExact } from './decimal.js'
 import type { Rounding } from './round.js'
 import { compileRuleSet, type RuleSet } from './ruleset.js'
-import { endpointSchema, ruleSetSchema, serviceSchema, tablesSchema } from './schemas.js'
+import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema } from './schemas.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { at, compileEntry, type TableEntry } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
@@ -61,6 +61,12 @@ function pathOf(instancePath: string): PathSegment[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s))
 }
 
+function prefix(at: PathSegment[], message: string): string {
+  if (at.length === 0) return message
+  const where = at.join('.')
+  return /^[a-z_0-9.-]+: /i.test(message) ? `${where}.${message}` : `${where}: ${message}`
+}
+
 function describeAjv(e: ErrorObject): string {
   const where = e.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')}: ` : ''
   switch (e.keyword) {
@@ -70,6 +76,8 @@ function describeAjv(e: ErrorObject): string {
       return `${where}missing required key '${String(e.params.missingProperty)}'`
     case 'enum':
       return `${where}must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
+    case 'anyOf':
+      return `${where}must be a string such as "0.16" or "15_000_000" (a bare YAML number would be a binary float), or text, or true/false`
     case 'pattern':
       return `${where}${e.message ?? 'bad format'} (write amounts as strings such as "15_000_000", "0.16" or "2/37")`
     default:
@@ -77,17 +85,19 @@ function describeAjv(e: ErrorObject): string {
   }
 }
 
-function validate(source: SourceFile, check: ValidateFunction, problems: Problem[]): boolean {
-  if (check(source.data)) return true
+function validate(source: SourceFile, check: ValidateFunction, problems: Problem[], at: PathSegment[] = [], data: unknown = source.data): boolean {
+  if (check(data)) return true
   // oneOf reports each branch; keep the errors of the deepest path, which name the real mistake.
   const errors = check.errors ?? []
   const seen = new Set<string>()
   for (const e of errors) {
     if (e.keyword === 'oneOf' && errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath))) continue
-    const message = describeAjv(e)
+    // An anyOf speaks for its branches: say it once, not once per branch.
+    if (e.keyword !== 'anyOf' && errors.some((o) => o.keyword === 'anyOf' && o.instancePath === e.instancePath)) continue
+    const message = prefix(at, describeAjv(e))
     if (seen.has(message)) continue
     seen.add(message)
-    const path = pathOf(e.instancePath)
+    const path = [...at, ...pathOf(e.instancePath)]
     if (e.keyword === 'additionalProperties') path.push(String(e.params.additionalProperty))
     problems.push(source.problem(path, message))
   }
@@ -99,6 +109,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true })
   const validators = {
     tables: ajv.compile(tablesSchema),
+    table_entry: ajv.compile(tableEntrySchema),
     rule_set: ajv.compile(ruleSetSchema),
     endpoint: ajv.compile(endpointSchema),
     service: ajv.compile(serviceSchema),
@@ -135,6 +146,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
     const data = source.data as { as_of: string; tables: Record<string, Record<string, unknown>> }
     const fileId = idOf(options.tablesDir, file)
     for (const [name, raw] of Object.entries(data.tables)) {
+      if (!validate(source, validators.table_entry, problems, ['tables', name], raw)) continue
       const entry = compileEntry(source, fileId, name, raw, data.as_of, problems)
       if (!entry) continue
       if (tables.has(entry.id)) problems.push(source.problem(['tables', name], `duplicate table id ${entry.id}`))

@@ -133,13 +133,16 @@ export const tablesSchema = {
     title: { type: 'string' },
     description: { type: 'string' },
     as_of: isoDate,
-    tables: {
-      type: 'object',
-      minProperties: 1,
-      propertyNames: name,
-      additionalProperties: { type: 'object', required: ['kind'], discriminator: { propertyName: 'kind' }, oneOf: [parameter, schedule, lookup, series] },
-    },
+    tables: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { type: 'object' } },
   },
+}
+
+/** One entry of a tables file, validated on its own so that one bad entry hides no other. */
+export const tableEntrySchema = {
+  type: 'object',
+  required: ['kind'],
+  discriminator: { propertyName: 'kind' },
+  oneOf: [parameter, schedule, lookup, series],
 }
 
 const rounding = {

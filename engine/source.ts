@@ -21,10 +21,11 @@ export interface SourceFile {
 /** Read and parse one YAML file; syntax errors are returned as problems, never thrown. @api public */
 export function readYaml(file: string, text = readFileSync(file, 'utf8')): { source?: SourceFile; problems: Problem[] } {
   const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter, schema: 'core', uniqueKeys: true, prettyErrors: false })
+  const doc = parseDocument(text, { lineCounter, schema: 'core', uniqueKeys: true, prettyErrors: true })
   const problems: Problem[] = doc.errors.map((error) => {
     const pos = error.linePos?.[0] ?? { line: 1, col: 1 }
-    return { file, line: pos.line, column: pos.col, message: error.message.split('\n')[0] ?? error.message }
+    const first = error.message.split('\n')[0] ?? error.message
+    return { file, line: pos.line, column: pos.col, message: first.replace(/ at line \d+, column \d+:?$/, '') }
   })
   if (problems.length > 0) return { problems }
   const source = makeSource(file, doc, lineCounter)

@@ -15,7 +15,9 @@ function findRoot(): string {
   return dir
 }
 
-export const ROOT = findRoot()
+/** The project root; PROJECT_ROOT points the tools at another checkout (the replay tests use one). */
+export const ROOT = resolve(process.env.PROJECT_ROOT ?? findRoot())
 export const RULES_DIR = resolve(process.env.RULES_DIR ?? join(ROOT, 'rules'))
 export const TABLES_DIR = resolve(process.env.TABLES_DIR ?? join(ROOT, 'tables'))
 export const GOLDEN_DIR = join(ROOT, 'test', 'golden')
+export const DATA_DIR = resolve(process.env.DATA_DIR ?? join(ROOT, 'data'))

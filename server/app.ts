@@ -1,0 +1,69 @@
+/**
+ * @module The Koa application: one POST route per path of every endpoint manifest, so adding an
+ * endpoint is a YAML file, never server code.
+ *
+ * Per route: authenticate (`x-api-key`), require `application/json`, parse the body (64 KiB at most),
+ * then answer through the engine. Errors become the JSON error body in errors.ts.
+ */
+import Koa, { type Context, type Next } from 'koa'
+import Router from '@koa/router'
+import bodyParser from 'koa-bodyparser'
+import { answer, type Catalog, type Endpoint } from '../engine/index.js'
+import { errors, HttpError, unauthorized } from './errors.js'
+import type { KeyStore } from './keys.js'
+
+export interface AppOptions {
+  catalog: Catalog
+  keys: KeyStore
+  /** Largest accepted body, e.g. "64kb". */
+  bodyLimit?: string
+}
+
+export function createApp({ catalog, keys, bodyLimit = '64kb' }: AppOptions): Koa {
+  const app = new Koa()
+  app.silent = true
+  const router = new Router()
+
+  const authenticate = async (ctx: Context, next: Next) => {
+    const header = ctx.get('x-api-key')
+    if (!(await keys.verify(header || undefined))) throw unauthorized()
+    await next()
+  }
+  const requireJson = async (ctx: Context, next: Next) => {
+    const headers = ctx.req.headers
+    const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0
+    if (!hasBody) throw new HttpError(400, 'validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
+    if (!ctx.is('application/json')) {
+      throw new HttpError(415, 'unsupported_media_type', 'the request body must be JSON with Content-Type: application/json')
+    }
+    await next()
+  }
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: bodyLimit, strict: true })
+  const requireBody = async (ctx: Context, next: Next) => {
+    const raw = (ctx.request as { rawBody?: string }).rawBody
+    if (raw === undefined || raw.trim() === '') {
+      throw new HttpError(400, 'validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
+    }
+    await next()
+  }
+  const handler = (endpoint: Endpoint) => async (ctx: Context) => {
+    const explain = ctx.query.explain === 'true'
+    ctx.body = await answer(catalog, endpoint, (ctx.request as { body?: unknown }).body, { explain })
+    ctx.type = 'application/json'
+  }
+
+  for (const endpoint of catalog.endpoints) {
+    for (const path of endpoint.paths) router.post(path, authenticate, requireJson, parse, requireBody, handler(endpoint))
+  }
+
+  app.use(errors)
+  app.use(router.routes())
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new HttpError(405, 'method_not_allowed', 'this path answers POST only'),
+      notImplemented: () => new HttpError(405, 'method_not_allowed', 'this path answers POST only'),
+    }),
+  )
+  return app
+}

@@ -1,0 +1,76 @@
+/**
+ * @module One place where every failure becomes the JSON error body
+ * `{"error": {"code", "message", "details": [{"field", "message"}]}}`. Nothing else leaves the
+ * process: a 500 says only "internal error", and the stack goes to the log.
+ */
+import type { Context, Next } from 'koa'
+import { InputError, type FieldProblem } from '../engine/index.js'
+
+export type ErrorCode =
+  | 'validation_error'
+  | 'unsupported_parameter'
+  | 'unauthorized'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error'
+
+/** An error meant for the caller: its status, code and message are exposed as they are. */
+export class HttpError extends Error {
+  override name = 'HttpError'
+  constructor(
+    readonly status: 400 | 401 | 404 | 405 | 413 | 415,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: FieldProblem[] = [],
+  ) {
+    super(message)
+  }
+}
+
+export function unauthorized(): HttpError {
+  return new HttpError(401, 'unauthorized', 'a valid API key is required in the x-api-key header (<keyId>.<secret>)')
+}
+
+function body(code: ErrorCode, message: string, details: FieldProblem[] = []) {
+  return { error: { code, message, details } }
+}
+
+/** Errors thrown by koa-bodyparser (raw-body): a status and a type. */
+interface ParserError {
+  status?: number
+  type?: string
+  expose?: boolean
+}
+
+export async function errors(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next()
+    if (ctx.status === 404 && ctx.body === undefined) throw new HttpError(404, 'not_found', `no endpoint at ${ctx.method} ${ctx.path}`)
+  } catch (error) {
+    const e = error as ParserError & Error
+    if (error instanceof InputError) {
+      ctx.status = 400
+      ctx.body = body(error.code, error.message, error.details)
+    } else if (error instanceof HttpError) {
+      ctx.status = error.status
+      ctx.body = body(error.code, error.message, error.details)
+      if (error.status === 405) ctx.set('Allow', 'POST')
+    } else if (e.status === 413 || e.type === 'entity.too.large') {
+      ctx.status = 413
+      ctx.body = body('payload_too_large', 'the request body is larger than the service accepts', [{ field: 'body', message: 'too large' }])
+    } else if (e.status === 400 || e.type === 'entity.parse.failed') {
+      ctx.status = 400
+      ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])
+    } else if (e.status === 415) {
+      ctx.status = 415
+      ctx.body = body('unsupported_media_type', 'the request body must be application/json')
+    } else {
+      console.error(`internal error on ${ctx.method} ${ctx.path}:`, error)
+      ctx.status = 500
+      ctx.body = body('internal_error', 'internal error')
+    }
+    ctx.type = 'application/json'
+  }
+}

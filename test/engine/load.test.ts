@@ -1,0 +1,65 @@
+// The rule check: each broken fixture (test/fixtures/rule-check/bad/<what is wrong>.yaml, written over
+// one file of a good project) fails with the exact message at the exact file:line:column.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { formatProblem, loadCatalog, RuleLoadError } from '../../engine/index.js'
+import { fixtureWith } from '../helpers.js'
+
+const test = suite('engine/load: loadCatalog')
+
+function problems(name: string | undefined, target = ''): string[] {
+  const f = fixtureWith(name, target)
+  const cwd = process.cwd()
+  process.chdir(f.dir)
+  try {
+    loadCatalog({ rulesDir: 'rules', tablesDir: 'tables' })
+    return []
+  } catch (error) {
+    if (!(error instanceof RuleLoadError)) throw error
+    return error.problems.map(formatProblem)
+  } finally {
+    process.chdir(cwd)
+  }
+}
+
+test('the good fixture loads with no problem', () => {
+  assert.equal(problems(undefined), [])
+})
+
+test('a YAML syntax error is reported where it stands', () => {
+  assert.equal(problems('syntax-error', 'rules/demo/flat.yaml')[0], 'rules/demo/flat.yaml:7:1: Flow map in block collection must be sufficiently indented and end with a }')
+})
+
+test('an unknown name is reported at its formula', () => {
+  assert.equal(problems('unknown-name', 'rules/demo/flat.yaml'), ["rules/demo/flat.yaml:11:14: unknown name 'exemptoin'"])
+})
+
+test('a cycle is reported once, with its path', () => {
+  assert.equal(problems('cycle', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:11:5: cycle: taxable → tax → taxable'])
+})
+
+test('a parameter without a citation is refused', () => {
+  assert.equal(problems('missing-citation', 'tables/demo/flat.yaml')[0], "tables/demo/flat.yaml:7:5: tables.rate: missing required key 'reference'")
+})
+
+test('a parameter with no value on a covered date is refused', () => {
+  assert.equal(problems('no-value-on-date', 'tables/demo/flat.yaml'), [
+    'tables/demo/flat.yaml:19:7: demo.flat.exemption has no value in force on 2026-01-01, which demo_flat_tax covers (read by demo.flat)',
+  ])
+})
+
+test('a bare YAML number (a binary float) is refused as an amount', () => {
+  assert.match(problems('float-amount', 'tables/demo/flat.yaml')[0]!, /^tables\/demo\/flat\.yaml:12:30: tables\.rate\.values\.2026-01-01\.value: must be a string such as "0\.16"/)
+})
+
+test('a file stamped with another formula version is refused', () => {
+  assert.equal(problems('version-mismatch', 'rules/demo/flat.yaml')[0], 'rules/demo/flat.yaml:2:18: formula_version "2025.9" does not match the service\'s "2026.1" (rules/service.yaml)')
+})
+
+test('a schedule base amount that disagrees with its brackets is refused', () => {
+  assert.equal(problems('schedule-base-mismatch', 'tables/demo/flat.yaml'), [
+    'tables/demo/flat.yaml:28:54: base amount 110_000 does not match the brackets below it, which sum to 100000',
+  ])
+})
+
+test.run()

@@ -1,0 +1,26 @@
+// Marginal-rate schedules and dated values.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { Dec } from '../../engine/decimal.js'
+import { at, marginalTax } from '../../engine/tables.js'
+import { catalog } from '../helpers.js'
+
+const test = suite('engine/tables: marginalTax, at')
+
+test('the § 2001(c) schedule gives $5,945,800 on $15,000,000', () => {
+  const entry = catalog().tables.get('estate.federal.rate_schedule')!
+  if (entry.kind !== 'marginal_rate_schedule') throw new Error('not a schedule')
+  assert.is(marginalTax(at(entry.history, '2026-06-01')!.value, new Dec(15_000_000)).toString(), '5945800')
+  assert.is(marginalTax(at(entry.history, '2026-06-01')!.value, new Dec(10_000)).toString(), '1800')
+  assert.is(marginalTax(at(entry.history, '2026-06-01')!.value, new Dec(0)).toString(), '0')
+})
+
+test('a dated value is the last one in force on the date', () => {
+  const entry = catalog().tables.get('estate.state.wa.applicable_exclusion_amount')!
+  if (entry.kind !== 'parameter') throw new Error('not a parameter')
+  assert.is(String(at(entry.history, '2026-06-30')!.value), '3076000')
+  assert.is(String(at(entry.history, '2026-07-01')!.value), '3000000')
+  assert.is(at(entry.history, '2020-01-01'), undefined)
+})
+
+test.run()

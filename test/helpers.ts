@@ -1,0 +1,58 @@
+/**
+ * @module Shared test helpers: the project's catalog, a scratch copy of the rule-check fixture, and a
+ * running service on a random loopback port.
+ */
+import { cpSync, mkdtempSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadCatalog, type Catalog } from '../engine/index.js'
+import { createApp } from '../server/app.js'
+import { KeyStore } from '../server/keys.js'
+import { ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
+
+let cached: Catalog | undefined
+export function catalog(): Catalog {
+  cached ??= loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+  return cached
+}
+
+export const FIXTURES = join(ROOT, 'test', 'fixtures')
+
+/** A copy of the good rule-check fixture with `bad/<name>.yaml` written over `target`. */
+export function fixtureWith(name: string | undefined, target = ''): { rules: string; tables: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'rule-check-'))
+  cpSync(join(FIXTURES, 'rule-check', 'good'), dir, { recursive: true })
+  if (name) cpSync(join(FIXTURES, 'rule-check', 'bad', `${name}.yaml`), join(dir, target))
+  return { rules: join(dir, 'rules'), tables: join(dir, 'tables'), dir }
+}
+
+export interface Service {
+  url: string
+  key: string
+  close(): Promise<void>
+}
+
+/** The real app on 127.0.0.1, with a fresh key store holding one key. */
+export async function startService(): Promise<Service> {
+  const keys = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const { key } = await keys.issue('test')
+  const server = createApp({ catalog: catalog(), keys }).listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    key,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+export async function post(service: Service, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(service.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': service.key, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, text, json: JSON.parse(text) as Record<string, any> }
+}

@@ -1,0 +1,152 @@
+/**
+ * @module Replay: run every golden case (test/golden/**) through its endpoint and report each
+ * mismatch with the case, the field, the expected and the actual value. Exits 1 on any.
+ *
+ *   node dist/tools/replay.js                  check every case against the rules in this tree
+ *   node dist/tools/replay.js --against REV    what the rules here change against revision REV:
+ *                                              each case whose answer moved, field by field
+ *   node dist/tools/replay.js --update         rewrite expected values to the current answers,
+ *                                              printing each before/after (refused in CI)
+ *   --filter TEXT                              only cases whose file or name contains TEXT
+ */
+import { execSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseDocument } from 'yaml'
+import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
+import { check, leaves, readGolden, run, type GoldenFile, type Outcome } from './golden.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from './paths.js'
+
+const args = process.argv.slice(2)
+const flag = (name: string) => args.includes(name)
+const option = (name: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+
+function load(rulesDir: string, tablesDir: string, label: string): Catalog {
+  try {
+    return loadCatalog({ rulesDir, tablesDir })
+  } catch (error) {
+    if (error instanceof RuleLoadError) {
+      console.error(`the rules ${label} do not load:`)
+      for (const p of error.problems) console.error(`  ${formatProblem(p)}`)
+      process.exit(2)
+    }
+    throw error
+  }
+}
+
+/** The rules and tables of another git revision, written to a temporary folder. */
+function checkout(rev: string): { rules: string; tables: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-'))
+  try {
+    execSync(`git archive --format=tar ${JSON.stringify(rev)} rules tables | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    console.error(`cannot read rules/ and tables/ at ${rev}: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`)
+    process.exit(2)
+  }
+  return { rules: join(dir, 'rules'), tables: join(dir, 'tables'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const show = (v: unknown) => JSON.stringify(v)
+
+function selected(files: GoldenFile[]): GoldenFile[] {
+  const filter = option('--filter')
+  if (!filter) return files
+  return files
+    .map((f) => ({ ...f, cases: f.file.includes(filter) ? f.cases : f.cases.filter((c) => c.name.includes(filter)) }))
+    .filter((f) => f.cases.length > 0)
+}
+
+async function main() {
+  const { files: all, problems } = readGolden(GOLDEN_DIR, ROOT)
+  if (problems.length > 0) {
+    for (const p of problems) console.error(p)
+    process.exit(1)
+  }
+  const files = selected(all)
+  const here = load(RULES_DIR, TABLES_DIR, 'in this tree')
+  const total = files.reduce((n, f) => n + f.cases.length, 0)
+
+  const against = option('--against')
+  if (against) {
+    const other = checkout(against)
+    try {
+      const there = load(other.rules, other.tables, `at ${against}`)
+      let moved = 0
+      for (const f of files) {
+        for (const c of f.cases) {
+          const [before, after] = [await run(there, f.endpoint, c.input), await run(here, f.endpoint, c.input)]
+          const diff = diffOutcomes(before, after)
+          if (diff.length === 0) continue
+          moved++
+          console.log(`${f.file}: ${c.name}`)
+          for (const d of diff) console.log(`  ${d}`)
+        }
+      }
+      console.log(`replay --against ${against}: ${moved} of ${total} cases moved`)
+    } finally {
+      other.cleanup()
+    }
+    return
+  }
+
+  if (flag('--update')) {
+    if (process.env.CI) {
+      console.error('replay --update rewrites expected values and never runs in CI')
+      process.exit(2)
+    }
+    let rewritten = 0
+    for (const f of files) {
+      const path = join(ROOT, f.file)
+      const doc = parseDocument(readFileSync(path, 'utf8'))
+      let changed = false
+      for (const [i, c] of f.cases.entries()) {
+        if (!c.expect?.result) continue
+        const outcome = await run(here, f.endpoint, c.input)
+        if (!outcome.ok) continue
+        for (const m of check({ ...c, expect: { result: c.expect.result } }, outcome)) {
+          const segments = m.path.replace(/\[(\d+)\]/g, '.$1').split('.').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s))
+          doc.setIn(['cases', i, 'expect', 'result', ...segments], m.actual)
+          console.log(`${f.file}: ${c.name}\n  ${m.path}: ${show(m.expected)} -> ${show(m.actual)}`)
+          changed = true
+          rewritten++
+        }
+      }
+      if (changed) writeFileSync(path, doc.toString())
+    }
+    console.log(`replay --update: ${rewritten} value(s) rewritten`)
+    return
+  }
+
+  let failed = 0
+  for (const f of files) {
+    for (const c of f.cases) {
+      const mismatches = check(c, await run(here, f.endpoint, c.input))
+      if (mismatches.length === 0) continue
+      failed++
+      console.log(`FAIL ${f.file}: ${c.name}`)
+      for (const m of mismatches) console.log(`  ${m.path}: expected ${show(m.expected)}, got ${show(m.actual)}`)
+    }
+  }
+  console.log(`replay: ${total - failed} of ${total} golden cases match`)
+  if (failed > 0) process.exit(1)
+}
+
+/** The fields whose values differ between two answers to the same request. */
+function diffOutcomes(before: Outcome, after: Outcome): string[] {
+  const view = (o: Outcome) => (o.ok ? leaves(o.envelope.result, 'result') : new Map<string, unknown>([['status', o.status], ['error', o.code]]))
+  const [a, b] = [view(before), view(after)]
+  const out: string[] = []
+  for (const key of new Set([...a.keys(), ...b.keys()])) {
+    if (key.startsWith('result.notes') || key.startsWith('result.explanation')) continue
+    const [x, y] = [a.get(key), b.get(key)]
+    if (show(x) !== show(y)) out.push(`${key}: ${show(x)} -> ${show(y)}`)
+  }
+  return out
+}
+
+await main()
