@@ -2,7 +2,7 @@
  * @module Golden cases: reading them from test/golden/**, running one through an endpoint exactly as
  * a caller would, and comparing the answer with what the case expects.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { parse } from 'yaml'
 import { answer, InputError, type Catalog } from '../engine/index.js'
@@ -56,7 +56,7 @@ export function readGolden(dir: string, root: string): { files: GoldenFile[]; pr
       }
     }
   }
-  walk(dir)
+  if (existsSync(dir)) walk(dir)
   return { files, problems }
 }
 
