@@ -23,7 +23,15 @@ const reference = { anyOf: [citation, { type: 'array', minItems: 1, items: citat
 /** Marks a figure that could not be verified against a primary source: the reason, said in notes. */
 const unverified = { type: 'string', minLength: 10 }
 
-const datedKeys = { propertyNames: isoDate, minProperties: 1 }
+/** A value history: effective dates mapped to what took effect then, each with its own citation. */
+function dated(required: string[], properties: Record<string, unknown>) {
+  return {
+    type: 'object',
+    propertyNames: isoDate,
+    minProperties: 1,
+    additionalProperties: { type: 'object', required, additionalProperties: false, properties: { ...properties, reference, unverified } },
+  }
+}
 
 const parameter = {
   type: 'object',
@@ -35,16 +43,7 @@ const parameter = {
     description: { type: 'string' },
     unit: { type: 'string' },
     reference,
-    values: {
-      type: 'object',
-      ...datedKeys,
-      additionalProperties: {
-        type: 'object',
-        required: ['value'],
-        additionalProperties: false,
-        properties: { value: { anyOf: [exact, { type: 'string' }, { type: 'boolean' }] }, reference, unverified },
-      },
-    },
+    values: dated(['value'], { value: { anyOf: [exact, { type: 'string' }, { type: 'boolean' }] } }),
   },
 }
 
@@ -64,16 +63,7 @@ const schedule = {
     label: { type: 'string' },
     description: { type: 'string' },
     reference,
-    values: {
-      type: 'object',
-      ...datedKeys,
-      additionalProperties: {
-        type: 'object',
-        required: ['brackets'],
-        additionalProperties: false,
-        properties: { brackets: { type: 'array', minItems: 1, items: bracket }, reference, unverified },
-      },
-    },
+    values: dated(['brackets'], { brackets: { type: 'array', minItems: 1, items: bracket } }),
   },
 }
 
@@ -93,20 +83,7 @@ const lookup = {
       propertyNames: name,
       additionalProperties: { enum: ['amount', 'rate', 'text', 'boolean'] },
     },
-    values: {
-      type: 'object',
-      ...datedKeys,
-      additionalProperties: {
-        type: 'object',
-        required: ['rows'],
-        additionalProperties: false,
-        properties: {
-          rows: { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } } },
-          reference,
-          unverified,
-        },
-      },
-    },
+    values: dated(['rows'], { rows: { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } } } }),
   },
 }
 
