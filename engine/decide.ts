@@ -73,9 +73,8 @@ export interface Outcome {
   references: Citation[]
 }
 
-/** A decision compiled once: an engine with its rules and the facts they read. @api private */
+/** A decision compiled once: an engine with its rules (ruleset.ts compiles the facts they read). @api private */
 export class Decision {
-  readonly facts: string[]
   private readonly engine: Engine
 
   /** Throws with the json-rules-engine message when a rule is malformed. */
@@ -94,7 +93,6 @@ export class Decision {
       }
       this.engine.addRule(props)
     })
-    this.facts = [...conditionFacts(rules.map((r) => r.conditions)).facts]
   }
 
   /** The outcome of the highest-priority matching rule, or the default. */
@@ -123,7 +121,6 @@ export interface CheckRule {
 
 /** Input checks of one rule set, in one engine: each matching rule is a problem with a field. @api private */
 export class Checks {
-  readonly facts: string[]
   private readonly engine: Engine
 
   constructor(private readonly rules: CheckRule[]) {
@@ -131,7 +128,6 @@ export class Checks {
     rules.forEach((rule, i) => {
       this.engine.addRule({ conditions: rule.conditions as TopLevelCondition, event: { type: 'invalid', params: { index: i } } })
     })
-    this.facts = [...conditionFacts(rules.map((r) => r.conditions)).facts]
   }
 
   async failures(facts: Record<string, Value>): Promise<CheckRule[]> {

@@ -379,4 +379,3 @@ function call(node: Node, ctx: Ctx): Compiled {
   return (rt) => impl(ctx, args, rt, table)
 }
 
-export const FUNCTION_NAMES = Object.keys(FUNCTIONS)

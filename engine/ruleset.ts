@@ -479,4 +479,3 @@ function noteParts(c: Compiler, text: string, path: PathSegment[], resolver: Nam
   return parts.filter((p) => p !== '')
 }
 
-export { Dec }
