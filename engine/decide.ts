@@ -117,6 +117,8 @@ export interface CheckRule {
   field: string
   message: string
   code: 'validation_error' | 'unsupported_parameter'
+  /** Its position in the rule set's checks. */
+  index: number
 }
 
 /** Input checks of one rule set, in one engine: each matching rule is a problem with a field. @api private */

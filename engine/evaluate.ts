@@ -10,7 +10,7 @@ import { EvaluationError, InputError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
 import { round } from './round.js'
-import type { CallNode, EachNode, InputSpec, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
+import type { CallNode, EachNode, InputSpec, Node, NoteDef, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import { at, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
 import type { Runtime, Value } from './types.js'
 
@@ -85,19 +85,17 @@ async function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>,
     for (const [f, e] of rs.checks.facts) facts[f] = e.run(ev.root)
     const failures = await rs.checks.engine.failures(facts)
     if (failures.length > 0) {
-      const details = failures.map((f) => ({ field: f.field, message: f.message }))
+      const messages = rs.checks.messages
+      const details = failures.map((f) => ({ field: f.field, message: text(messages[f.index] ?? [f.message], ev.root) }))
       const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
       throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
     }
   }
-  for (const name of rs.asyncOrder) {
-    const node = rs.root.formulas.get(name)!
-    ev.root.memo.set(name, node.kind === 'call' ? await ev.call(node) : await ev.decide(node))
-  }
+  await ev.prepare(ev.root)
   const result = ev.render(rs.outputs, ev.root) as Record<string, Value>
   for (const note of rs.notes) {
     if (note.when && ev.bool(note.when.run(ev.root), 'note condition') === false) continue
-    collector.note(note.parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(ev.root), p.money))).join(''))
+    collector.note(text(note.parts, ev.root))
   }
   return result
 }
@@ -127,6 +125,9 @@ class Scope implements Runtime {
   }
   parameter(entry: ParameterEntry): Scalar {
     return this.ev.read(entry, entry.history).value
+  }
+  parameterAt(entry: ParameterEntry, date: string): Scalar {
+    return this.ev.readAt(entry, entry.history, date).value
   }
   schedule(entry: ScheduleEntry): Bracket[] {
     return this.ev.read(entry, entry.history).value
@@ -170,14 +171,22 @@ class Evaluation {
     if (entry.as_of > this.collector.asOf) this.collector.asOf = entry.as_of
   }
 
-  /** The value of a table on the calculation date, with its citation, data date and caveats. */
-  read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
-    if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
-    const dated = at(history, this.date)
-    if (!dated) throw new EvaluationError(`${entry.id} has no value on ${this.date}`)
+  /** The value of a table on another date of the case (a date of birth), with its citation and caveats. */
+  readAt<T>(entry: TableEntry, history: Dated<T>[], date: string): Dated<T> {
+    const dated = at(history, date)
+    if (!dated) throw new EvaluationError(`${entry.id} has no value on ${date}`)
     this.use(entry)
     this.collector.cite(dated.references)
     if (dated.unverified) this.collector.note(`${entry.label}: ${dated.unverified}`)
+    const frame = this.collector.frames[this.collector.frames.length - 1]
+    if (frame) frame.push({ id: entry.id, effective_date: dated.from, ...(isDec(dated.value) ? { value: dated.value.toString() } : {}) })
+    return dated
+  }
+
+  /** The value of a table on the calculation date, with its citation, data date and caveats. */
+  read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
+    if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
+    const dated = this.readAt(entry, history, this.date)
     if (!this.dateGiven) {
       const year = this.date.slice(0, 4)
       const later = history.find((h) => h.from > this.date && h.from.startsWith(year))
@@ -187,8 +196,6 @@ class Evaluation {
         )
       }
     }
-    const frame = this.collector.frames[this.collector.frames.length - 1]
-    if (frame) frame.push({ id: entry.id, effective_date: dated.from, ...(isDec(dated.value) ? { value: dated.value.toString() } : {}) })
     return dated
   }
 
@@ -228,11 +235,26 @@ class Evaluation {
     this.collector.steps!.push(s)
   }
 
-  async decide(node: Node): Promise<Value> {
+  /** Evaluate the asynchronous nodes of a scope (decisions, calls, lists holding them), in order. */
+  async prepare(scope: Scope): Promise<void> {
+    for (const name of scope.def.asyncOrder) {
+      const node = scope.def.formulas.get(name)!
+      let value: Value
+      if (node.kind === 'call') value = await this.call(node, scope)
+      else if (node.kind === 'decision') value = await this.decide(node, scope)
+      else if (node.kind === 'each') {
+        value = await this.eachAsync(node, scope)
+        this.collector.cite(node.references)
+      } else throw new EvaluationError(`${this.rs.id}: '${name}' is not asynchronous`)
+      scope.memo.set(name, value)
+    }
+  }
+
+  async decide(node: Node, scope: Scope): Promise<Value> {
     if (node.kind !== 'decision') throw new EvaluationError('not a decision')
     if (this.collector.steps) this.collector.frames.push([])
     const facts: Record<string, Value> = {}
-    for (const [f, e] of node.facts) facts[f] = e.run(this.root)
+    for (const [f, e] of node.facts) facts[f] = e.run(scope)
     const { outcome, references } = await node.decision.decide(facts)
     const refs = [...node.references, ...references]
     this.collector.cite(refs)
@@ -240,23 +262,52 @@ class Evaluation {
     return outcome
   }
 
-  async call(node: CallNode): Promise<Value> {
-    let target = node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(this.root.get(n)).toLowerCase())
+  async call(node: CallNode, scope: Scope): Promise<Value> {
+    let target = node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(scope.get(n)).toLowerCase())
     if (!this.catalog.ruleSets.has(target) && node.fallback) target = node.fallback
     const callee = this.catalog.ruleSets.get(target)
     if (!callee) throw new EvaluationError(`${this.rs.id}: no rule set ${target}`)
     const input: Record<string, Value> = {}
-    for (const [k, e] of node.input) input[k] = e.run(this.root)
+    for (const [k, e] of node.input) input[k] = e.run(scope)
     return run(this.catalog, callee, toValues(callee.inputs, input), this.collector)
   }
 
-  each(node: EachNode, scope: Scope): Value {
+  /**
+   * The items of a list, one scope each, with the carried values passed on. It yields each item's
+   * scope before rendering it, so that an asynchronous caller can first evaluate what waits.
+   */
+  private *items(node: EachNode, scope: Scope): Generator<Scope, Value[], void> {
     const list = node.over.run(scope)
     if (!Array.isArray(list)) throw new EvaluationError(`${this.rs.id}: '${node.name}' maps over ${describe(list)}`)
-    return list.map((item) => {
-      const child = new Scope(this, node.scope, item as Record<string, Value>, scope)
-      return this.render(node.result, child) ?? null
-    })
+    const carried: Record<string, Value> = {}
+    for (const c of node.carry) carried[c.name] = c.start.run(scope)
+    const out: Value[] = []
+    for (const item of list) {
+      const bound = node.as ? { [node.as]: item, ...carried } : { ...(item as Record<string, Value>), ...carried }
+      const child = new Scope(this, node.scope, bound, scope)
+      yield child
+      out.push(this.render(node.result, child) ?? null)
+      if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
+      for (const c of node.carry) carried[c.name] = c.next.run(child)
+    }
+    return out
+  }
+
+  each(node: EachNode, scope: Scope): Value {
+    const it = this.items(node, scope)
+    let step = it.next()
+    while (!step.done) step = it.next()
+    return step.value
+  }
+
+  async eachAsync(node: EachNode, scope: Scope): Promise<Value> {
+    const it = this.items(node, scope)
+    let step = it.next()
+    while (!step.done) {
+      await this.prepare(step.value)
+      step = it.next()
+    }
+    return step.value
   }
 
   /**
@@ -373,6 +424,11 @@ export function toJson(v: Value | undefined): unknown {
     return out
   }
   return v
+}
+
+/** A note's or a message's text with its values printed. */
+function text(parts: NoteDef['parts'], scope: Runtime): string {
+  return parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(scope), p.money))).join('')
 }
 
 /** A value as a note shows it; money as $1,234,567.50 (cents only when there are any). */

@@ -62,7 +62,10 @@ export function compileExpression(text: string, resolver: NameResolver): Compile
 
 interface Piece {
   fn: Compiled
+  /** A table that is not a value by itself (a schedule, a lookup, a series). */
   table?: TableEntry
+  /** The parameter this name reads, for a function that takes a parameter itself (value_at). */
+  parameter?: TableEntry
 }
 
 function fail(ctx: Ctx, message: string): never {
@@ -86,6 +89,31 @@ export function describe(v: Value): string {
   if (typeof v === 'object') return 'a record'
   return `${typeof v} ${JSON.stringify(v)}`
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+
+function isDate(v: Value): v is string {
+  return typeof v === 'string' && ISO_DATE.test(v)
+}
+
+function date(ctx: Ctx, v: Value, what: string): string {
+  if (isDate(v)) return v
+  fail(ctx, `${what} must be a date (YYYY-MM-DD), got ${describe(v)}`)
+}
+
+function list(ctx: Ctx, v: Value, what: string): Value[] {
+  if (Array.isArray(v)) return v
+  fail(ctx, `${what} must be a list, got ${describe(v)}`)
+}
+
+function integer(ctx: Ctx, v: Value, what: string): number {
+  const d = dec(ctx, v, what)
+  if (!d.isInteger() || d.abs().gt(1_000_000)) fail(ctx, `${what} must be a whole number, got ${d.toString()}`)
+  return d.toNumber()
+}
+
+/** Lists longer than this are refused: a range or grid is a loop, and a loop needs a bound. */
+const MAX_LIST = 10_000
 
 function memberChain(node: Node): string[] | undefined {
   if (node.type === 'Identifier') return [node.name as string]
@@ -145,7 +173,7 @@ function compile(node: Node, ctx: Ctx): Piece {
       const table = ctx.resolver.table(id)
       if (!table) throw new CompileError(`unknown name '${id}'`)
       ctx.tables.add(table)
-      if (table.kind === 'parameter') return { fn: (rt) => rt.parameter(table) }
+      if (table.kind === 'parameter') return { fn: (rt) => rt.parameter(table), parameter: table }
       return { fn: () => fail(ctx, `table ${id} used as a value`), table }
     }
     case 'UnaryExpression': {
@@ -197,6 +225,13 @@ function binary(node: Node, ctx: Ctx): Compiled {
   const right = value(node.right as Node, ctx)
   const amounts = (f: (a: Dec, b: Dec) => Value): Compiled => (rt) =>
     f(dec(ctx, left(rt), `left of ${op}`), dec(ctx, right(rt), `right of ${op}`))
+  // Order compares two amounts, or two ISO dates (YYYY-MM-DD sorts as text in date order).
+  const ordered = (f: (c: number) => boolean): Compiled => (rt) => {
+    const a = left(rt)
+    const b = right(rt)
+    if (isDate(a) && isDate(b)) return f(a < b ? -1 : a > b ? 1 : 0)
+    return f(dec(ctx, a, `left of ${op}`).cmp(dec(ctx, b, `right of ${op}`)))
+  }
   switch (op) {
     case '+':
       return amounts((a, b) => a.plus(b))
@@ -210,13 +245,13 @@ function binary(node: Node, ctx: Ctx): Compiled {
         return a.div(b)
       })
     case '<':
-      return amounts((a, b) => a.lt(b))
+      return ordered((c) => c < 0)
     case '<=':
-      return amounts((a, b) => a.lte(b))
+      return ordered((c) => c <= 0)
     case '>':
-      return amounts((a, b) => a.gt(b))
+      return ordered((c) => c > 0)
     case '>=':
-      return amounts((a, b) => a.gte(b))
+      return ordered((c) => c >= 0)
     case '==':
       return (rt) => same(ctx, left(rt), right(rt))
     case '!=':
@@ -343,6 +378,157 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
   all: { min: 1, max: 1, impl: (ctx, [list], rt) => booleans(ctx, list!(rt), 'all').every((b) => b) },
   /** Whether a value was given (not null). */
   given: { min: 1, max: 1, impl: (_ctx, [x], rt) => x!(rt) !== null },
+  /** x to the power y (a fractional y takes a root: the Table K adjustment, a discount factor). */
+  pow: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [x, y], rt) => {
+      const r = dec(ctx, x!(rt), 'base of pow()').pow(dec(ctx, y!(rt), 'exponent of pow()'))
+      if (!r.isFinite()) fail(ctx, 'pow() has no finite value here')
+      return r
+    },
+  },
+  /** The greatest whole number not above x, and the least not below it. */
+  floor: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of floor()').floor() },
+  ceil: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of ceil()').ceil() },
+  /** The month (1 to 12) of an ISO date. */
+  month: { min: 1, max: 1, impl: (ctx, [d], rt) => new Dec(date(ctx, d!(rt), 'argument of month()').slice(5, 7)) },
+  /** "YYYY-MM" of an ISO date: the key of a table by month (the § 7520 rates). */
+  year_month: { min: 1, max: 1, impl: (ctx, [d], rt) => date(ctx, d!(rt), 'argument of year_month()').slice(0, 7) },
+  /**
+   * The date n months later (earlier when n < 0). A day past the end of the target month becomes its
+   * last day (31 January + 1 month = 28 or 29 February): the declared rounding of month arithmetic.
+   */
+  add_months: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [d, n], rt) => {
+      const text = date(ctx, d!(rt), 'date of add_months()')
+      const months = Number(text.slice(0, 4)) * 12 + Number(text.slice(5, 7)) - 1 + integer(ctx, n!(rt), 'months of add_months()')
+      const y = Math.floor(months / 12)
+      const m = (months % 12) + 1
+      const last = new Date(Date.UTC(y, m, 0)).getUTCDate()
+      const day = Math.min(Number(text.slice(8, 10)), last)
+      return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+    },
+  },
+  /** The whole numbers from a to b inclusive (empty when b < a). */
+  range: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [a, b], rt) => {
+      const from = integer(ctx, a!(rt), 'start of range()')
+      const to = integer(ctx, b!(rt), 'end of range()')
+      if (to - from + 1 > MAX_LIST) fail(ctx, `range() of more than ${MAX_LIST} items`)
+      const out: Value[] = []
+      for (let i = from; i <= to; i++) out.push(new Dec(i))
+      return out
+    },
+  },
+  /** from, from + step, … up to `to`, which is always the last point: a search grid. */
+  grid: {
+    min: 3,
+    max: 3,
+    impl: (ctx, [a, b, s], rt) => {
+      const from = dec(ctx, a!(rt), 'start of grid()')
+      const to = dec(ctx, b!(rt), 'end of grid()')
+      const step = dec(ctx, s!(rt), 'step of grid()')
+      if (!step.gt(0)) fail(ctx, 'the step of grid() must be above 0')
+      if (to.lt(from)) fail(ctx, 'grid() ends before it starts')
+      if (to.minus(from).div(step).gt(MAX_LIST)) fail(ctx, `grid() of more than ${MAX_LIST} points`)
+      const out: Dec[] = []
+      for (let x = from; x.lt(to); x = x.plus(step)) out.push(x)
+      out.push(to)
+      return out
+    },
+  },
+  /** The sorted union of lists of amounts, each value once: a grid with exact break points added. */
+  merge: {
+    min: 1,
+    max: 9,
+    impl: (ctx, args, rt) => {
+      const all = amountsOf(ctx, args, rt, 'merge').sort((x, y) => x.cmp(y))
+      return all.filter((x, i) => i === 0 || !x.eq(all[i - 1]!))
+    },
+  },
+  /** The item at index i of a list (0 is the first, -1 the last). */
+  item: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [l, i], rt) => {
+      const items = list(ctx, l!(rt), 'list of item()')
+      const k = integer(ctx, i!(rt), 'index of item()')
+      const v = items[k < 0 ? items.length + k : k]
+      if (v === undefined) fail(ctx, `item() index ${k} is outside a list of ${items.length}`)
+      return v
+    },
+  },
+  /**
+   * The local minima of the curve ys over xs, each a plateau {from, to, value}: a run of equal values
+   * lower than its neighbours (or at an end). A curve that is not monotonic has several.
+   */
+  minima: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [x, y], rt) => {
+      const xs = list(ctx, x!(rt), 'xs of minima()')
+      const ys = list(ctx, y!(rt), 'ys of minima()').map((v) => dec(ctx, v, 'value of minima()'))
+      if (xs.length !== ys.length) fail(ctx, 'minima() takes two lists of one length')
+      const out: Value[] = []
+      for (let i = 0; i < ys.length; ) {
+        let j = i
+        while (j + 1 < ys.length && ys[j + 1]!.eq(ys[i]!)) j++
+        const lowerThanBefore = i === 0 || ys[i - 1]!.gt(ys[i]!)
+        const lowerThanAfter = j === ys.length - 1 || ys[j + 1]!.gt(ys[j]!)
+        if (lowerThanBefore && lowerThanAfter) out.push({ from: xs[i]!, to: xs[j]!, value: ys[i]! })
+        i = j + 1
+      }
+      return out
+    },
+  },
+  /** The runs of consecutive xs where flags is true, each {from, to}. */
+  runs: {
+    min: 2,
+    max: 2,
+    impl: (ctx, [x, f], rt) => {
+      const xs = list(ctx, x!(rt), 'xs of runs()')
+      const flags = booleans(ctx, f!(rt), 'runs')
+      if (xs.length !== flags.length) fail(ctx, 'runs() takes two lists of one length')
+      const out: Value[] = []
+      for (let i = 0; i < flags.length; i++) {
+        if (!flags[i]) continue
+        let j = i
+        while (j + 1 < flags.length && flags[j + 1]) j++
+        out.push({ from: xs[i]!, to: xs[j]! })
+        i = j
+      }
+      return out
+    },
+  },
+  /** The keys of a one-key lookup table in force on the calculation date, sorted. */
+  keys: {
+    min: 1,
+    max: 1,
+    table: 'lookup',
+    impl: (ctx, _args, rt, table) => {
+      if (table?.kind !== 'lookup' || table.keys.length !== 1) fail(ctx, 'keys() needs a lookup table with one key column')
+      const column = table.keys[0]!
+      return [...rt.lookup(table).values()].map((row) => String(row[column])).sort()
+    },
+  },
+  /**
+   * A parameter's value in force on a given date rather than the calculation date: a figure keyed
+   * by another date of the case (the applicable age by date of birth).
+   */
+  value_at: {
+    min: 2,
+    max: 2,
+    table: 'parameter',
+    impl: (ctx, [, d], rt, table) => {
+      if (table?.kind !== 'parameter') fail(ctx, 'value_at() needs a parameter')
+      return rt.parameterAt(table, date(ctx, d!(rt), 'date of value_at()'))
+    },
+  },
 }
 
 function booleans(ctx: Ctx, v: Value, name: string): boolean[] {
@@ -369,8 +555,9 @@ function call(node: Node, ctx: Ctx): Compiled {
   const args: Compiled[] = argNodes.map((arg, i) => {
     if (i === 0 && spec.table) {
       const piece = compile(arg, ctx)
-      if (!piece.table || piece.table.kind !== spec.table) throw new CompileError(`${name}() takes a ${spec.table.replace(/_/g, '-')} table as its first argument`)
-      table = piece.table
+      const entry = piece.table ?? piece.parameter
+      if (!entry || entry.kind !== spec.table) throw new CompileError(`${name}() takes a ${spec.table.replace(/_/g, '-')} table as its first argument`)
+      table = entry
       return piece.fn
     }
     return value(arg, ctx)

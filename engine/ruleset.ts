@@ -52,6 +52,12 @@ export interface CallNode extends NodeBase {
 export interface EachNode extends NodeBase {
   kind: 'each'
   over: CompiledExpression
+  /** The name the item is bound to; without it, a record item's fields are bound by name. */
+  as?: string
+  /** Values carried from one item to the next (a balance), each with its start and its next value. */
+  carry: { name: string; start: CompiledExpression; next: CompiledExpression }[]
+  /** Stop after the first item for which this is true. */
+  until?: CompiledExpression
   scope: ScopeDef
   result: Template
 }
@@ -69,6 +75,11 @@ export interface ScopeDef {
   formulas: Map<string, Node>
   /** Dependency order of the formulas. */
   order: string[]
+  /**
+   * The asynchronous nodes (decisions, calls, and lists whose items hold either), in dependency
+   * order: evaluated before anything else in the scope reads them.
+   */
+  asyncOrder: string[]
 }
 
 /** The shape of a result: nested fields whose leaves are expressions. */
@@ -90,9 +101,7 @@ export interface RuleSet {
   inputs: Record<string, InputSpec>
   date?: { input?: string; fallback: CompiledExpression }
   root: ScopeDef
-  /** Decisions and calls at the root, in dependency order: evaluated before the outputs. */
-  asyncOrder: string[]
-  checks?: { engine: Checks; facts: Map<string, CompiledExpression> }
+  checks?: { engine: Checks; facts: Map<string, CompiledExpression>; messages: NoteDef['parts'][] }
   outputs: Template
   notes: NoteDef[]
   /** Every table this rule set reads, directly or in a nested scope. */
@@ -155,20 +164,25 @@ export function compileRuleSet(
   if (rawChecks.length > 0) {
     const facts = new Map<string, CompiledExpression>()
     rawChecks.forEach((check, i) => factsOf(c, check.conditions, ['checks', i, 'conditions'], rootResolver, facts))
+    // A message may print values of the request, as a note does: "{year_month(valuation_date)}".
+    const messages = rawChecks.map((ch, i) => noteParts(c, ch.message, ['checks', i, 'message'], rootResolver))
     try {
       const engine = new Checks(
-        rawChecks.map((ch) => ({ conditions: ch.conditions, field: ch.field, message: ch.message, code: ch.code ?? 'validation_error' })),
+        rawChecks.map((ch, index) => ({ conditions: ch.conditions, field: ch.field, message: ch.message, code: ch.code ?? 'validation_error', index })),
       )
-      checks = { engine, facts }
+      checks = { engine, facts, messages }
     } catch (error) {
       problems.push(source.problem(['checks'], `malformed check: ${(error as Error).message}`))
     }
   }
 
-  for (const [name, node] of root.formulas) {
-    for (const inner of nested(node)) {
-      if (inner.kind === 'decision' || inner.kind === 'call') {
-        problems.push(source.problem(inner.path, `${inner.kind} '${inner.name}' may stand only at the top of a rule set, not inside '${name}'`))
+  // A fixed point is iterated synchronously: a decision or call inside one has no place to wait.
+  for (const node of root.formulas.values()) {
+    for (const solve of [node, ...nested(node)].filter((n) => n.kind === 'solve')) {
+      for (const inner of nested(solve)) {
+        if (inner.kind === 'decision' || inner.kind === 'call') {
+          problems.push(source.problem(inner.path, `${inner.kind} '${inner.name}' may not stand inside the fixed point '${solve.name}'`))
+        }
       }
     }
   }
@@ -181,10 +195,6 @@ export function compileRuleSet(
     }
     return def
   })
-  const asyncOrder = root.order.filter((n) => {
-    const k = root.formulas.get(n)?.kind
-    return k === 'decision' || k === 'call'
-  })
   const rs: RuleSet = {
     id,
     file: source.file,
@@ -192,7 +202,6 @@ export function compileRuleSet(
     references: toCitations(raw.reference),
     inputs,
     root,
-    asyncOrder,
     outputs,
     notes,
     tables: c.allTables,
@@ -274,7 +283,12 @@ function compileScope(
     for (const dep of [...node.deps]) if (!formulas.has(dep) && !(dep in raw)) node.deps.delete(dep)
     formulas.set(name, node)
   }
-  return { formulas, order: order(c, formulas) }
+  const sorted = order(c, formulas)
+  return { formulas, order: sorted, asyncOrder: sorted.filter((n) => isAsync(formulas.get(n)!)) }
+}
+
+function isAsync(node: Node): boolean {
+  return node.kind === 'decision' || node.kind === 'call' || (node.kind === 'each' && node.scope.asyncOrder.length > 0)
 }
 
 function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], resolver: NameResolver): Node | undefined {
@@ -341,18 +355,43 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     return node
   }
   if (spec.each) {
-    const each = spec.each as { over: string; formulas?: Record<string, Raw>; result: Raw }
+    const each = spec.each as {
+      over: string
+      as?: string
+      carry?: Record<string, { start: string; next: string }>
+      until?: string
+      formulas?: Record<string, Raw>
+      result: unknown
+    }
     const over = compileAt(c, each.over, [...path, 'each', 'over'], resolver)
     absorb(over)
-    const fields = itemFields(c, resolver, each.over, [...path, 'each', 'over'])
-    const innerNames = new Set([...fields, ...Object.keys(each.formulas ?? {})])
+    const fields = each.as ? [each.as] : itemFields(c, resolver, each.over, [...path, 'each', 'over'])
+    const carried = Object.keys(each.carry ?? {})
+    const leaves = [...fields, ...carried]
+    const innerNames = new Set([...leaves, ...Object.keys(each.formulas ?? {})])
     const inner: NameResolver = { hasValue: (n) => innerNames.has(n) || resolver.hasValue(n), table: resolver.table }
     const outer = new Set<string>()
-    const scope = compileScope(c, each.formulas ?? {}, [...path, 'each', 'formulas'], inner, outer, new Set(fields))
+    const scope = compileScope(c, each.formulas ?? {}, [...path, 'each', 'formulas'], inner, outer, new Set(leaves))
     const result = template(c, each.result, [...path, 'each', 'result'], inner, outer, innerNames)
+    const track = (e: CompiledExpression | undefined) => {
+      if (e) for (const d of e.deps) if (!innerNames.has(d)) outer.add(d)
+      if (e) for (const t of e.tables) base.tables.add(t)
+      return e
+    }
+    const carry: EachNode['carry'] = []
+    for (const [n, spec] of Object.entries(each.carry ?? {})) {
+      const start = compileAt(c, spec.start, [...path, 'each', 'carry', n, 'start'], resolver)
+      absorb(start)
+      const next = track(compileAt(c, spec.next, [...path, 'each', 'carry', n, 'next'], inner))
+      if (start && next) carry.push({ name: n, start, next })
+    }
+    const until = each.until ? track(compileAt(c, each.until, [...path, 'each', 'until'], inner)) : undefined
     for (const d of outer) base.deps.add(d)
     if (!over) return undefined
-    return { ...base, kind: 'each', over, scope, result }
+    const node: EachNode = { ...base, kind: 'each', over, carry, scope, result }
+    if (each.as) node.as = each.as
+    if (until) node.until = until
+    return node
   }
   if (spec.solve) {
     const s = spec.solve as { start: string; next: string; tolerance: string; max_iterations: number; formulas?: Record<string, Raw> }

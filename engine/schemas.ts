@@ -187,8 +187,20 @@ const formulaNode: object = {
       additionalProperties: false,
       properties: {
         over: expression,
+        as: name,
+        carry: {
+          type: 'object',
+          propertyNames: name,
+          additionalProperties: {
+            type: 'object',
+            required: ['start', 'next'],
+            additionalProperties: false,
+            properties: { start: expression, next: expression },
+          },
+        },
+        until: expression,
         formulas: { $ref: '#/$defs/formulas' },
-        result: { type: 'object' },
+        result: { type: ['object', 'string'] },
       },
     },
     solve: {

@@ -11,6 +11,8 @@ export type Value = Dec | string | boolean | null | Value[] | { [key: string]: V
 export interface Runtime {
   get(name: string): Value
   parameter(entry: ParameterEntry): Scalar
+  /** A parameter in force on another date than the calculation date. */
+  parameterAt(entry: ParameterEntry, date: string): Scalar
   schedule(entry: ScheduleEntry): Bracket[]
   lookup(entry: LookupEntry): Map<string, LookupRow>
   series(entry: SeriesEntry, key: string): Dec

@@ -28,11 +28,54 @@ test('an unknown name is a compile error naming it', () => {
 })
 
 test('an unknown function is a compile error listing the known ones', () => {
-  assert.throws(() => compileExpression('pow(a, 2)', resolver), (e: unknown) => e instanceof CompileError && e.message.startsWith("unknown function 'pow()'"))
+  assert.throws(() => compileExpression('power(a, 2)', resolver), (e: unknown) => e instanceof CompileError && e.message.startsWith("unknown function 'power()'"))
 })
 
 test('division by zero is an evaluation error, not Infinity', () => {
   assert.throws(() => run('a / (b - b)'), /division by zero/)
+})
+
+
+const list = (text: string) => JSON.stringify(run(text), (_k, v: unknown) => (v instanceof Dec ? v.toString() : v))
+
+test('pow takes roots as well as powers (the Table K adjustment at 9.8% quarterly is 1.0360)', () => {
+  assert.is(String(run('pow(2, 10)')), '1024')
+  const k = run('0.098 / (4 * (pow(1.098, 1/4) - 1))') as Dec
+  assert.is(k.toDecimalPlaces(4).toString(), '1.036')
+  assert.throws(() => run('pow(-1, 0.5)'), /no finite value/)
+})
+
+test('ranges and grids are bounded lists; a grid always ends at its end point', () => {
+  assert.is(list('range(2025, 2028)'), '["2025","2026","2027","2028"]')
+  assert.is(list('range(3, 2)'), '[]')
+  assert.is(list('grid(0, 1, 0.3)'), '["0","0.3","0.6","0.9","1"]')
+  assert.is(list('merge(grid(0, 1, 0.5), [0.25, 0.5])'), '["0","0.25","0.5","1"]')
+  assert.throws(() => run('grid(0, 1, 0)'), /above 0/)
+  assert.throws(() => run('range(0, 100000)'), /more than/)
+})
+
+test('minima finds every local minimum plateau, runs finds the stretches where a flag holds', () => {
+  // 5 4 4 6 3 3 7 2: plateaus at 4 (x 1..2), 3 (x 4..5) and the end point 2.
+  assert.is(
+    list('minima([0,1,2,3,4,5,6,7], [5,4,4,6,3,3,7,2])'),
+    '[{"from":"1","to":"2","value":"4"},{"from":"4","to":"5","value":"3"},{"from":"7","to":"7","value":"2"}]',
+  )
+  assert.is(list('minima([0,1,2], [1,1,1])'), '[{"from":"0","to":"2","value":"1"}]')
+  assert.is(list('runs([0,1,2,3,4], [true,true,false,false,true])'), '[{"from":"0","to":"1"},{"from":"4","to":"4"}]')
+})
+
+test('dates compare in date order, and month arithmetic clamps to the end of the month', () => {
+  assert.is(run("'2026-03-31' < '2026-04-01'"), true)
+  assert.is(run("add_months('2026-03-31', -1)"), '2026-02-28')
+  assert.is(run("add_months('2026-01-15', -2)"), '2025-11-15')
+  assert.is(run("year_month('2026-04-09')"), '2026-04')
+  assert.is(String(run("month('2026-04-09')")), '4')
+  assert.throws(() => run("'2026-03-31' < 3"), /must be an amount/)
+})
+
+test('item reads by index from either end, and refuses one outside the list', () => {
+  assert.is(String(run('item([4, 5, 6], -1)')), '6')
+  assert.throws(() => run('item([4], 1)'), /outside/)
 })
 
 test.run()

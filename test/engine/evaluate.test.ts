@@ -1,0 +1,34 @@
+// Evaluation of lists: a carried balance, a stop condition, and a rule set called per grid point.
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { evaluate, loadCatalog } from '../../engine/index.js'
+import { FIXTURES } from '../helpers.js'
+
+const test = suite('engine/evaluate: lists')
+const catalog = loadCatalog({ rulesDir: join(FIXTURES, 'lists', 'rules'), tablesDir: join(FIXTURES, 'lists', 'tables') })
+
+test('a carried balance runs year by year and stops when it is spent', async () => {
+  const { result } = await evaluate(catalog, 'demo.lists', { balance: 250, payment: 100, year: 2026 })
+  assert.equal(result.schedule, [
+    { year: 2026, paid: 100, remaining: 150 },
+    { year: 2027, paid: 100, remaining: 50 },
+    { year: 2028, paid: 50, remaining: 0 },
+  ])
+})
+
+test('a rule set is called once per grid point, and minima finds each local minimum', async () => {
+  const { result, citations } = await evaluate(catalog, 'demo.lists', { balance: 0, payment: 1, year: 2026 })
+  // Flat tax 10% above 1,000: 0 0 0 50 100 150 200, less 70 at 2,000: two minima, one a plateau.
+  assert.equal(
+    (result.curve as { value: number }[]).map((p) => p.value),
+    [0, 0, 0, 50, 30, 150, 200],
+  )
+  assert.equal(result.minima, [
+    { from: 0, to: 1000, value: 0 },
+    { from: 2000, to: 2000, value: 30 },
+  ])
+  assert.ok(citations.includes('Demo Act § 1'))
+})
+
+test.run()
