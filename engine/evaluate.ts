@@ -80,24 +80,29 @@ async function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>,
   const ev = new Evaluation(catalog, rs, collector, inputs)
   ev.setDate()
   collector.cite(rs.references)
-  if (rs.checks) {
-    const facts: Record<string, Value> = {}
-    for (const [f, e] of rs.checks.facts) facts[f] = e.run(ev.root)
-    const failures = await rs.checks.engine.failures(facts)
-    if (failures.length > 0) {
-      const messages = rs.checks.messages
-      const details = failures.map((f) => ({ field: f.field, message: text(messages[f.index] ?? [f.message], ev.root) }))
-      const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
-      throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
-    }
-  }
+  await check(rs, ev, false)
   await ev.prepare(ev.root)
+  await check(rs, ev, true)
   const result = ev.render(rs.outputs, ev.root) as Record<string, Value>
   for (const note of rs.notes) {
     if (note.when && ev.bool(note.when.run(ev.root), 'note condition') === false) continue
     collector.note(text(note.parts, ev.root))
   }
   return result
+}
+
+/** Run one stage of a rule set's input checks; any failure is a 400 naming each field. */
+async function check(rs: RuleSet, ev: Evaluation, late: boolean): Promise<void> {
+  for (const stage of rs.checks) {
+    if (stage.late !== late) continue
+    const facts: Record<string, Value> = {}
+    for (const [f, e] of stage.facts) facts[f] = e.run(ev.root)
+    const failures = await stage.engine.failures(facts)
+    if (failures.length === 0) continue
+    const details = failures.map((f) => ({ field: f.field, message: text(stage.messages[f.index] ?? [f.message], ev.root) }))
+    const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
+    throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
+  }
 }
 
 /** A scope of names: the root of a rule set, one list item, or one iterate of a fixed point. */
@@ -139,7 +144,13 @@ class Scope implements Runtime {
     this.ev.use(entry)
     const v = entry.points.get(key)
     if (!v) throw new EvaluationError(`${entry.id} has no point ${key}`)
+    const refs = entry.pointReferences.get(key)
+    if (refs) this.ev.collector.cite(refs)
     return v
+  }
+  inForce(entry: TableEntry, date: string): boolean {
+    if (entry.kind === 'series') return true
+    return at<unknown>(entry.history, date) !== undefined
   }
 }
 

@@ -319,6 +319,22 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       return marginalTax(rt.schedule(table), dec(ctx, amount!(rt), 'amount of schedule()'))
     },
   },
+  /** The rate of the bracket that taxes the next dollar above `amount`. */
+  marginal_rate: {
+    min: 2,
+    max: 2,
+    table: 'marginal_rate_schedule',
+    impl: (ctx, [, amount], rt, table) => {
+      if (table?.kind !== 'marginal_rate_schedule') fail(ctx, 'marginal_rate() needs a marginal-rate schedule')
+      const x = dec(ctx, amount!(rt), 'amount of marginal_rate()')
+      const brackets = rt.schedule(table).filter((b) => b.over.lte(x))
+      const bracket = brackets[brackets.length - 1]
+      if (!bracket) fail(ctx, `${table.id} has no bracket at ${x.toString()}`)
+      return bracket.rate
+    },
+  },
+  /** The list without its null items. */
+  compact: { min: 1, max: 1, impl: (ctx, [l], rt) => list(ctx, l!(rt), 'argument of compact()').filter((v) => v !== null) },
   /** The row of a keyed lookup in force on the calculation date; a missing row is an error. */
   lookup: {
     min: 2,
@@ -504,6 +520,34 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       }
       return out
     },
+  },
+  /** Whether a series has a point for this key (a § 7520 rate for this month). */
+  has_point: {
+    min: 2,
+    max: 2,
+    table: 'series',
+    impl: (ctx, [, key], rt, table) => {
+      if (table?.kind !== 'series') fail(ctx, 'has_point() needs a series')
+      const k = key!(rt)
+      return table.points.has(isDec(k) ? k.toString() : String(k))
+    },
+  },
+  /** The keys of a series, sorted. */
+  points: {
+    min: 1,
+    max: 1,
+    table: 'series',
+    impl: (ctx, _args, _rt, table) => {
+      if (table?.kind !== 'series') fail(ctx, 'points() needs a series')
+      return [...table.points.keys()].sort()
+    },
+  },
+  /** Whether a parameter has a value in force on a date: a guard before reading it there. */
+  in_force: {
+    min: 2,
+    max: 2,
+    table: 'parameter',
+    impl: (ctx, [, d], rt, table) => rt.inForce(table!, date(ctx, d!(rt), 'date of in_force()')),
   },
   /** The keys of a one-key lookup table in force on the calculation date, sorted. */
   keys: {

@@ -88,6 +88,15 @@ export type Template =
   | { kind: 'object'; fields: [string, Template][] }
   | { kind: 'when'; when: CompiledExpression; then: Template }
 
+export interface CheckStage {
+  engine: Checks
+  facts: Map<string, CompiledExpression>
+  /** Each check's message, indexed as the checks stand in the file. */
+  messages: NoteDef['parts'][]
+  /** Whether this stage waits for the rule set's decisions and calls. */
+  late: boolean
+}
+
 export interface NoteDef {
   when?: CompiledExpression
   parts: (string | { expr: CompiledExpression; money: boolean })[]
@@ -101,7 +110,11 @@ export interface RuleSet {
   inputs: Record<string, InputSpec>
   date?: { input?: string; fallback: CompiledExpression }
   root: ScopeDef
-  checks?: { engine: Checks; facts: Map<string, CompiledExpression>; messages: NoteDef['parts'][] }
+  /**
+   * Input checks in two stages: those that read only plain formulas run first; those that read a
+   * decision or a call (directly or through formulas) run once those are evaluated.
+   */
+  checks: CheckStage[]
   outputs: Template
   notes: NoteDef[]
   /** Every table this rule set reads, directly or in a nested scope. */
@@ -159,20 +172,29 @@ export function compileRuleSet(
     if (fallback) date = rawDate.input ? { input: rawDate.input, fallback } : { fallback }
   }
 
-  let checks: RuleSet['checks']
+  const checks: CheckStage[] = []
   const rawChecks = (raw.checks ?? []) as (Raw & { field: string; message: string; code?: CheckRule['code'] })[]
   if (rawChecks.length > 0) {
-    const facts = new Map<string, CompiledExpression>()
-    rawChecks.forEach((check, i) => factsOf(c, check.conditions, ['checks', i, 'conditions'], rootResolver, facts))
     // A message may print values of the request, as a note does: "{year_month(valuation_date)}".
     const messages = rawChecks.map((ch, i) => noteParts(c, ch.message, ['checks', i, 'message'], rootResolver))
-    try {
-      const engine = new Checks(
-        rawChecks.map((ch, index) => ({ conditions: ch.conditions, field: ch.field, message: ch.message, code: ch.code ?? 'validation_error', index })),
-      )
-      checks = { engine, facts, messages }
-    } catch (error) {
-      problems.push(source.problem(['checks'], `malformed check: ${(error as Error).message}`))
+    const waits = waitsForAsync(root)
+    for (const late of [false, true]) {
+      const facts = new Map<string, CompiledExpression>()
+      const rules: CheckRule[] = []
+      rawChecks.forEach((ch, index) => {
+        const own = new Map<string, CompiledExpression>()
+        factsOf(c, ch.conditions, ['checks', index, 'conditions'], rootResolver, own)
+        const isLate = [...own.values()].some((e) => [...e.deps].some((d) => waits(d)))
+        if (isLate !== late) return
+        for (const [f, e] of own) facts.set(f, e)
+        rules.push({ conditions: ch.conditions, field: ch.field, message: ch.message, code: ch.code ?? 'validation_error', index })
+      })
+      if (rules.length === 0) continue
+      try {
+        checks.push({ engine: new Checks(rules), facts, messages, late })
+      } catch (error) {
+        problems.push(source.problem(['checks'], `malformed check: ${(error as Error).message}`))
+      }
     }
   }
 
@@ -206,9 +228,9 @@ export function compileRuleSet(
     notes,
     tables: c.allTables,
     calls: c.calls,
+    checks,
   }
   if (date) rs.date = date
-  if (checks) rs.checks = checks
   return rs
 }
 
@@ -285,6 +307,21 @@ function compileScope(
   }
   const sorted = order(c, formulas)
   return { formulas, order: sorted, asyncOrder: sorted.filter((n) => isAsync(formulas.get(n)!)) }
+}
+
+/** Whether a root name is, or reads through formulas, a node evaluated asynchronously. */
+function waitsForAsync(root: ScopeDef): (name: string) => boolean {
+  const memo = new Map<string, boolean>()
+  const waits = (name: string): boolean => {
+    const known = memo.get(name)
+    if (known !== undefined) return known
+    memo.set(name, false)
+    const node = root.formulas.get(name)
+    const result = node !== undefined && (isAsync(node) || [...node.deps].some(waits))
+    memo.set(name, result)
+    return result
+  }
+  return waits
 }
 
 function isAsync(node: Node): boolean {

@@ -97,7 +97,15 @@ const series = {
     description: { type: 'string' },
     unit: { type: 'string' },
     reference,
-    points: { type: 'object', minProperties: 1, propertyNames: { pattern: '^[0-9A-Za-z_-]+$' }, additionalProperties: exact },
+    points: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: '^[0-9A-Za-z_-]+$' },
+      description: 'Each point is an amount, or { value, reference } where one act or release set it (a monthly revenue ruling).',
+      additionalProperties: {
+        oneOf: [exact, { type: 'object', required: ['value', 'reference'], additionalProperties: false, properties: { value: exact, reference } }],
+      },
+    },
   },
 }
 

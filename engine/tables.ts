@@ -57,6 +57,8 @@ export interface SeriesEntry extends EntryBase {
   kind: 'series'
   unit: string
   points: Map<string, Dec>
+  /** The citation of a point set by its own act or release, where given. */
+  pointReferences: Map<string, Citation[]>
 }
 export type TableEntry = ParameterEntry | ScheduleEntry | LookupEntry | SeriesEntry
 
@@ -152,8 +154,15 @@ export function compileEntry(
     }
     case 'series': {
       const points = new Map<string, Dec>()
-      for (const [key, value] of Object.entries(raw.points as Record<string, string>)) points.set(key, parseExact(value))
-      return { ...base, kind: 'series', unit: String(raw.unit), points }
+      const pointReferences = new Map<string, Citation[]>()
+      for (const [key, point] of Object.entries(raw.points as Record<string, string | { value: string; reference: unknown }>)) {
+        if (typeof point === 'string') points.set(key, parseExact(point))
+        else {
+          points.set(key, parseExact(point.value))
+          pointReferences.set(key, toCitations(point.reference))
+        }
+      }
+      return { ...base, kind: 'series', unit: String(raw.unit), points, pointReferences }
     }
   }
   return undefined
