@@ -126,7 +126,8 @@ function memberChain(node: Node): string[] | undefined {
 }
 
 function field(ctx: Ctx, v: Value, key: string): Value {
-  if (Array.isArray(v)) return v.map((item) => field(ctx, item, key))
+  // Across a list, a null item or one without the field (an optional section left out) gives null.
+  if (Array.isArray(v)) return v.map((item) => (item === null || (typeof item === 'object' && !isDec(item) && !Array.isArray(item) && !(key in item)) ? null : field(ctx, item, key)))
   if (v !== null && typeof v === 'object' && !isDec(v)) {
     if (!(key in v)) fail(ctx, `record has no field '${key}'`)
     return (v as Record<string, Value>)[key] as Value
@@ -333,6 +334,22 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       return bracket.rate
     },
   },
+  /** Text made of its arguments in order; an amount prints as written (1500, 0.05). */
+  concat: {
+    min: 1,
+    max: 20,
+    impl: (ctx, args, rt) =>
+      args
+        .map((a) => {
+          const v = a(rt)
+          if (isDec(v)) return v.toFixed()
+          if (typeof v === 'string') return v
+          fail(ctx, `concat() joins text and amounts, got ${describe(v)}`)
+        })
+        .join(''),
+  },
+  /** The items of a list of lists, in one list. */
+  flatten: { min: 1, max: 1, impl: (ctx, [l], rt) => list(ctx, l!(rt), 'argument of flatten()').flatMap((v) => (Array.isArray(v) ? v : [v])) },
   /** The list without its null items. */
   compact: { min: 1, max: 1, impl: (ctx, [l], rt) => list(ctx, l!(rt), 'argument of compact()').filter((v) => v !== null) },
   /** The row of a keyed lookup in force on the calculation date; a missing row is an error. */
