@@ -374,10 +374,10 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     }
   }
   if (spec.call) {
-    const call = spec.call as { rule_set: string; fallback?: string; input: Record<string, string> }
+    const call = spec.call as { rule_set: string; fallback?: string; input: Record<string, CallInput> }
     const input = new Map<string, CompiledExpression>()
-    for (const [k, text] of Object.entries(call.input)) {
-      const e = compileAt(c, text, [...path, 'call', 'input', k], resolver)
+    for (const [k, raw] of Object.entries(call.input)) {
+      const e = compileInput(c, raw, [...path, 'call', 'input', k], resolver)
       absorb(e)
       if (e) input.set(k, e)
     }
@@ -447,6 +447,32 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     return { ...base, kind: 'solve', start, next, scope, tolerance: parseExact(s.tolerance), maxIterations: s.max_iterations }
   }
   return undefined
+}
+
+type CallInput = string | { [field: string]: CallInput }
+
+/** A call's input: an expression, or a mapping of fields (an object input such as `deductions`). */
+function compileInput(c: Compiler, raw: CallInput, path: PathSegment[], resolver: NameResolver): CompiledExpression | undefined {
+  if (typeof raw === 'string') return compileAt(c, raw, path, resolver)
+  const fields: [string, CompiledExpression][] = []
+  const deps = new Set<string>()
+  const tables = new Set<TableEntry>()
+  for (const [k, sub] of Object.entries(raw)) {
+    const e = compileInput(c, sub, [...path, k], resolver)
+    if (!e) return undefined
+    fields.push([k, e])
+    for (const d of e.deps) deps.add(d)
+    for (const t of e.tables) tables.add(t)
+  }
+  return {
+    run: (rt) => {
+      const out: Record<string, Value> = {}
+      for (const [k, e] of fields) out[k] = e.run(rt)
+      return out
+    },
+    deps,
+    tables,
+  }
 }
 
 /** The fields of the items of the list an `each` maps over: it must be a list input with declared items. */

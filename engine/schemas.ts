@@ -186,7 +186,7 @@ const formulaNode: object = {
       properties: {
         rule_set: { type: 'string', pattern: '^[a-z0-9_.{}]+$' },
         fallback: { type: 'string' },
-        input: { type: 'object', propertyNames: name, additionalProperties: expression },
+        input: { $ref: '#/$defs/call_input' },
       },
     },
     each: {
@@ -232,6 +232,12 @@ export const ruleSetSchema = {
     input: inputSpec,
     formula: formulaNode,
     formulas: { type: 'object', propertyNames: name, additionalProperties: { $ref: '#/$defs/formula' } },
+    call_input: {
+      type: 'object',
+      propertyNames: name,
+      description: 'Each input of the called rule set: an expression, or a mapping of its fields for an object input.',
+      additionalProperties: { anyOf: [expression, { $ref: '#/$defs/call_input' }] },
+    },
   },
   type: 'object',
   required: ['formula_version', 'kind', 'title', 'outputs'],
