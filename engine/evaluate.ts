@@ -451,5 +451,6 @@ function format(v: Value, money: boolean): string {
     const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
     return `${v.isNeg() ? '-' : ''}$${grouped}${frac ? `.${frac}` : ''}`
   }
+  if (Array.isArray(v)) return v.map((item) => format(item, money)).join(', ')
   return typeof v === 'string' ? v : JSON.stringify(toJson(v))
 }

@@ -98,6 +98,19 @@ test('QTIP with two equal global minima lists both intervals and applies the tie
   assert.is(result.best.total_tax, 1490800)
 })
 
+test('QTIP with a separate state-only election: never worse than one election, and refused where the state does not allow it', async () => {
+  const body = { state_of_domicile: 'MA', gross_estate: 20000000, surviving_spouse_estate: 1000000, growth_rate: 0.05, years_until_second_death: 10 }
+  const same = await post(service, '/estate/optimize-qtip-election', body)
+  const separate = await post(service, '/estate/optimize-qtip-election', { ...body, state_qtip_election: 'separate' })
+  assert.is(separate.status, 200, separate.text)
+  assert.ok(separate.json.result.best.total_tax <= same.json.result.best.total_tax)
+  assert.ok('federal_fraction' in separate.json.result.best)
+  const ny = await post(service, '/estate/optimize-qtip-election', { state_of_domicile: 'NY', gross_estate: 1, state_qtip_election: 'separate' })
+  assert.is(ny.status, 400)
+  assert.is(ny.json.error.code, 'unsupported_parameter')
+  assert.match(ny.json.error.message, /MA, MD, MN, OR, RI, WA/)
+})
+
 test('QTIP where only federal tax matters: the total is flat over an interval, and the tie-break is stated', async () => {
   const r = await post(service, '/estate/optimize-qtip-election', { state_of_domicile: 'FL', gross_estate: 20000000, surviving_spouse_estate: 10000000 })
   const result = r.json.result
