@@ -55,6 +55,13 @@ export function createApp({ catalog, keys, bodyLimit = '64kb' }: AppOptions): Ko
   for (const endpoint of catalog.endpoints) {
     for (const path of endpoint.paths) router.post(path, authenticate, requireJson, parse, requireBody, handler(endpoint))
   }
+  // Each endpoint's request JSON Schema, as its manifest declares it; public, like a documentation page.
+  const schemas = new Map(catalog.endpoints.map((e) => [e.operation_id, { $schema: 'https://json-schema.org/draft/2020-12/schema', title: e.summary, ...e.request }]))
+  router.get('/schemas/:operation', (ctx) => {
+    const schema = schemas.get(String(ctx.params.operation).replace(/\.json$/, ''))
+    if (!schema) throw new HttpError(404, 'not_found', `no endpoint has the operation id ${ctx.params.operation}; known: ${[...schemas.keys()].join(', ')}`)
+    ctx.body = schema
+  })
 
   app.use(errors)
   app.use(router.routes())

@@ -57,6 +57,17 @@ for (const [path, body, field] of BAD) {
   })
 }
 
+test('each request schema is published at /schemas/<operation id>, with no key', async () => {
+  for (const operation of ['inherited_ira_rmd', 'optimize_qtip_election', 'optimize_annual_gifts', 'calculate_grat']) {
+    const res = await fetch(`${service.url}/schemas/${operation}.json`)
+    assert.is(res.status, 200, operation)
+    const schema = (await res.json()) as { additionalProperties: boolean; properties: Record<string, { description?: string }> }
+    assert.is(schema.additionalProperties, false)
+    for (const [field, spec] of Object.entries(schema.properties)) assert.ok(spec.description, `${operation}.${field} has a description`)
+  }
+  assert.is((await fetch(`${service.url}/schemas/nope`)).status, 404)
+})
+
 test('QTIP with a cliff state: the best fraction is interior, and a bisection on the slope misses it', async () => {
   // New York, $30M first estate, nothing of the survivor's own, no growth. Electing 75.5% leaves the
   // first estate exactly at New York's $7,350,000 exclusion; the survivor's $22,650,000 pays New York
