@@ -19,11 +19,11 @@ test.after(async () => {
   await service.close()
 })
 
-const FEATURES: [string, string, unknown][] = [
-  ['/inherited-ira/schedule', '/estate/calculate-inherited-ira', { owner_date_of_birth: '1950-03-01', owner_date_of_death: '2024-05-10', beneficiary_type: 'individual', beneficiary_date_of_birth: '1980-06-01', balance: 500000 }],
-  ['/estate/optimize-qtip-election', '/estate-planning/qtip-election', { state_of_domicile: 'NY', gross_estate: 10000000, surviving_spouse_estate: 2000000 }],
-  ['/estate/optimize-annual-gifts', '/gift-tax/optimize-annual-gifts', { donees: [{ name: 'Ann', relationship: 'child', outright_gifts: 25000 }] }],
-  ['/estate/calculate-grat', '/estate-planning/grat', { valuation_date: '2026-04-15', initial_value: 1000000, term_years: 2 }],
+const FEATURES: [string, string, unknown, string][] = [
+  ['/inherited-ira/schedule', '/estate/calculate-inherited-ira', { owner_date_of_birth: '1950-03-01', owner_date_of_death: '2024-05-10', beneficiary_type: 'individual', beneficiary_date_of_birth: '1980-06-01', balance: 500000 }, 'inherited_ira_rmd'],
+  ['/estate/optimize-qtip-election', '/estate-planning/qtip-election', { state_of_domicile: 'NY', gross_estate: 10000000, surviving_spouse_estate: 2000000 }, 'optimize_qtip_election'],
+  ['/estate/optimize-annual-gifts', '/gift-tax/optimize-annual-gifts', { donees: [{ name: 'Ann', relationship: 'child', outright_gifts: 25000 }] }, 'optimize_annual_gifts'],
+  ['/estate/calculate-grat', '/estate-planning/grat', { valuation_date: '2026-04-15', initial_value: 1000000, term_years: 2 }, 'calculate_grat'],
 ]
 
 for (const [first, second, body] of FEATURES) {
@@ -56,6 +56,18 @@ for (const [path, body, field] of BAD) {
     assert.ok((r.json.error.details as { field: string }[]).some((d) => d.field === field), r.text)
   })
 }
+
+test('every field of every suite request, sent with a wrong type, is a 400 naming that field', async () => {
+  for (const [path, , body, operation] of FEATURES) {
+    const schema = (await (await fetch(`${service.url}/schemas/${operation}.json`)).json()) as { properties: Record<string, { type?: string }> }
+    for (const [field, spec] of Object.entries(schema.properties)) {
+      const wrong = spec.type === 'object' || spec.type === 'array' ? 'not-a-list' : { not: 'a value' }
+      const r = await post(service, path, { ...(body as object), [field]: wrong })
+      assert.is(r.status, 400, `${path} ${field}`)
+      assert.ok((r.json.error.details as { field: string }[]).some((d) => d.field === field), `${path} ${field}: ${r.text}`)
+    }
+  }
+})
 
 test('each request schema is published at /schemas/<operation id>, with no key', async () => {
   for (const operation of ['inherited_ira_rmd', 'optimize_qtip_election', 'optimize_annual_gifts', 'calculate_grat']) {
