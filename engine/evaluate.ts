@@ -274,6 +274,7 @@ class Evaluation {
   }
 
   async call(node: CallNode, scope: Scope): Promise<Value> {
+    if (node.when && !this.bool(node.when.run(scope), `when of '${node.name}'`)) return null
     let target = node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(scope.get(n)).toLowerCase())
     if (!this.catalog.ruleSets.has(target) && node.fallback) target = node.fallback
     const callee = this.catalog.ruleSets.get(target)

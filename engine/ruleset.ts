@@ -47,6 +47,8 @@ export interface CallNode extends NodeBase {
   kind: 'call'
   target: string
   fallback?: string
+  /** Only when this holds is the rule set run; otherwise the call's value is null. */
+  when?: CompiledExpression
   input: Map<string, CompiledExpression>
 }
 export interface EachNode extends NodeBase {
@@ -374,7 +376,7 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     }
   }
   if (spec.call) {
-    const call = spec.call as { rule_set: string; fallback?: string; input: Record<string, CallInput> }
+    const call = spec.call as { rule_set: string; fallback?: string; when?: string; input: Record<string, CallInput> }
     const input = new Map<string, CompiledExpression>()
     for (const [k, raw] of Object.entries(call.input)) {
       const e = compileInput(c, raw, [...path, 'call', 'input', k], resolver)
@@ -388,6 +390,11 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     }
     const node: CallNode = { ...base, kind: 'call', target: call.rule_set, input }
     if (call.fallback) node.fallback = call.fallback
+    if (call.when) {
+      const when = compileAt(c, call.when, [...path, 'call', 'when'], resolver)
+      absorb(when)
+      if (when) node.when = when
+    }
     c.calls.push(node)
     return node
   }

@@ -186,6 +186,7 @@ const formulaNode: object = {
       properties: {
         rule_set: { type: 'string', pattern: '^[a-z0-9_.{}]+$' },
         fallback: { type: 'string' },
+        when: expression,
         input: { $ref: '#/$defs/call_input' },
       },
     },
