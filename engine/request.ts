@@ -19,10 +19,14 @@ export interface Endpoint {
   description?: string
   rule_set: string
   request: Record<string, unknown>
+  /** JSON Schema of `result` in the envelope. */
+  response: Record<string, unknown>
   normalize: Record<string, 'uppercase' | 'lowercase' | 'trim'>
   years?: { field: string; supported: number[] }
   file: string
   validate: ValidateFunction
+  /** Checks a result against `response`; the golden tests run it on every case. */
+  validateResult: ValidateFunction
 }
 
 import addFormats from 'ajv-formats'
@@ -32,7 +36,7 @@ addFormats.default(requestAjv, ['date'])
 
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
 export function compileRequest(source: SourceFile, ruleSets: Map<string, RuleSet>, problems: Problem[]): Endpoint | undefined {
-  const raw = source.data as Omit<Endpoint, 'file' | 'validate' | 'normalize'> & { normalize?: Endpoint['normalize'] }
+  const raw = source.data as Omit<Endpoint, 'file' | 'validate' | 'validateResult' | 'normalize'> & { normalize?: Endpoint['normalize'] }
   const rs = ruleSets.get(raw.rule_set)
   if (!rs) {
     problems.push(source.problem(['rule_set'], `unknown rule set ${raw.rule_set}`))
@@ -45,6 +49,13 @@ export function compileRequest(source: SourceFile, ruleSets: Map<string, RuleSet
     problems.push(source.problem(['request'], `request schema: ${(error as Error).message}`))
     return undefined
   }
+  let validateResult: ValidateFunction
+  try {
+    validateResult = requestAjv.compile(raw.response)
+  } catch (error) {
+    problems.push(source.problem(['response'], `response schema: ${(error as Error).message}`))
+    return undefined
+  }
   const props = Object.keys((raw.request.properties ?? {}) as Record<string, unknown>)
   for (const p of props) {
     if (!(p in rs.inputs)) problems.push(source.problem(['request', 'properties', p], `request field '${p}' is not an input of rule set ${rs.id}`))
@@ -53,7 +64,7 @@ export function compileRequest(source: SourceFile, ruleSets: Map<string, RuleSet
     problems.push(source.problem(['request'], 'a request schema sets additionalProperties: false, so that unknown fields are rejected'))
   }
   if (raw.years && !props.includes(raw.years.field)) problems.push(source.problem(['years', 'field'], `'${raw.years.field}' is not a request field`))
-  const endpoint: Endpoint = { ...raw, normalize: raw.normalize ?? {}, file: source.file, validate }
+  const endpoint: Endpoint = { ...raw, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
   return endpoint
 }
 

@@ -289,7 +289,7 @@ export const ruleSetSchema = {
 
 export const endpointSchema = {
   type: 'object',
-  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'rule_set', 'request'],
+  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'rule_set', 'request', 'response'],
   additionalProperties: false,
   properties: {
     formula_version: { type: 'string' },
@@ -309,6 +309,10 @@ export const endpointSchema = {
       properties: { field: name, supported: { type: 'array', minItems: 1, items: { type: 'integer' } } },
     },
     request: { type: 'object' },
+    response: {
+      type: 'object',
+      description: 'JSON Schema of `result` inside the envelope: published in OpenAPI and as the MCP output schema, and checked against every golden case.',
+    },
   },
 }
 

@@ -16,8 +16,15 @@ test('every golden file is well formed', () => {
 for (const f of files) {
   for (const c of f.cases) {
     test(`${f.file}: ${c.name}`, async () => {
-      const mismatches = check(c, await run(catalog(), f.endpoint, c.input))
+      const outcome = await run(catalog(), f.endpoint, c.input)
+      const mismatches = check(c, outcome)
       assert.equal(mismatches, [], mismatches.map((m) => `${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`).join('; '))
+      // The result also matches the response schema that OpenAPI and MCP publish for it.
+      if (outcome.ok) {
+        const endpoint = catalog().endpoints.find((e) => e.operation_id === f.endpoint)!
+        const valid = endpoint.validateResult(outcome.envelope.result)
+        assert.ok(valid, `result does not match the response schema of ${f.endpoint}: ${JSON.stringify(endpoint.validateResult.errors)}`)
+      }
     })
   }
 }
