@@ -17,6 +17,8 @@ export interface Endpoint {
   paths: string[]
   summary: string
   description?: string
+  /** What the endpoint will not answer, for callers and agents. */
+  out_of_scope: string[]
   rule_set: string
   request: Record<string, unknown>
   /** JSON Schema of `result` in the envelope. */

@@ -289,7 +289,7 @@ export const ruleSetSchema = {
 
 export const endpointSchema = {
   type: 'object',
-  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'rule_set', 'request', 'response'],
+  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'out_of_scope', 'rule_set', 'request', 'response'],
   additionalProperties: false,
   properties: {
     formula_version: { type: 'string' },
@@ -300,6 +300,12 @@ export const endpointSchema = {
     summary: { type: 'string' },
     description: { type: 'string' },
     rule_set: { type: 'string' },
+    out_of_scope: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string', minLength: 10 },
+      description: 'What the endpoint will not answer, in plain words: told to API callers in OpenAPI and to AI agents in the MCP tool description.',
+    },
     normalize: { type: 'object', additionalProperties: { enum: ['uppercase', 'lowercase', 'trim'] } },
     years: {
       type: 'object',

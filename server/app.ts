@@ -4,13 +4,21 @@
  *
  * Per route: authenticate (`x-api-key`), require `application/json`, parse the body (64 KiB at most),
  * then answer through the engine. Errors become the JSON error body in errors.ts.
+ *
+ * The same manifests give the public description routes (no key): GET /openapi.json, /docs and
+ * /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and /healthz, /readyz and
+ * /version for operators.
  */
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
 import { answer, type Catalog, type Endpoint } from '../engine/index.js'
+import { catalogDataAsOf, serviceVersion } from './contract.js'
+import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
 import type { KeyStore } from './keys.js'
+import { McpTools } from './mcp.js'
+import { openApiDocument } from './openapi.js'
 
 export interface AppOptions {
   catalog: Catalog
@@ -63,14 +71,32 @@ export function createApp({ catalog, keys, bodyLimit = '64kb' }: AppOptions): Ko
     ctx.body = schema
   })
 
+  const openapi = JSON.stringify(openApiDocument(catalog))
+  router.get('/openapi.json', (ctx) => {
+    ctx.type = 'application/json'
+    ctx.body = openapi
+  })
+  docsRoutes(router)
+
+  const mcp = new McpTools(catalog)
+  router.post('/mcp', authenticate, requireJson, parse, requireBody, (ctx) => mcp.handleHttp(ctx))
+
+  // The catalog is loaded and checked before the app exists (main.ts refuses to start otherwise), so
+  // a process that answers /readyz has its rules; /healthz says only that the process is up.
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' }
+  })
+  router.get('/readyz', (ctx) => {
+    ctx.body = { status: 'ready', endpoints: catalog.endpoints.length, rule_sets: catalog.ruleSets.size, tables: catalog.tables.size }
+  })
+  const version = { formula_version: catalog.service.formula_version, service_version: serviceVersion, data_as_of: catalogDataAsOf(catalog) }
+  router.get('/version', (ctx) => {
+    ctx.body = version
+  })
+
   app.use(errors)
   app.use(router.routes())
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError(405, 'method_not_allowed', 'this path answers POST only'),
-      notImplemented: () => new HttpError(405, 'method_not_allowed', 'this path answers POST only'),
-    }),
-  )
+  // 405 (or 501 for a method the router does not know) with the Allow header; errors.ts adds the body.
+  app.use(router.allowedMethods())
   return app
 }

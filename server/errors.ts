@@ -47,7 +47,15 @@ interface ParserError {
 export async function errors(ctx: Context, next: Next): Promise<void> {
   try {
     await next()
-    if (ctx.status === 404 && ctx.body === undefined) throw new HttpError(404, 'not_found', `no endpoint at ${ctx.method} ${ctx.path}`)
+    // ctx.respond false: a handler (the MCP transport) wrote the response itself.
+    if (ctx.body === undefined && ctx.respond !== false) {
+      if (ctx.status === 404) throw new HttpError(404, 'not_found', `no endpoint at ${ctx.method} ${ctx.path}`)
+      if (ctx.status === 405 || ctx.status === 501) {
+        const allow = ctx.response.get('Allow') || 'POST'
+        ctx.set('Allow', allow)
+        throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`)
+      }
+    }
   } catch (error) {
     const e = error as ParserError & Error
     if (error instanceof InputError) {
@@ -56,7 +64,6 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
     } else if (error instanceof HttpError) {
       ctx.status = error.status
       ctx.body = body(error.code, error.message, error.details)
-      if (error.status === 405) ctx.set('Allow', 'POST')
     } else if (e.status === 413 || e.type === 'entity.too.large') {
       ctx.status = 413
       ctx.body = body('payload_too_large', 'the request body is larger than the service accepts', [{ field: 'body', message: 'too large' }])

@@ -33,11 +33,27 @@ export interface Service {
   close(): Promise<void>
 }
 
-/** The real app on 127.0.0.1, with a fresh key store holding one key. */
-export async function startService(): Promise<Service> {
+/**
+ * The project's rules and tables copied to a scratch folder, plus the rule-check fixture's demo rule
+ * set, its table and its endpoint manifest (POST /demo/flat-tax, tool calculate_demo_flat_tax): what
+ * an analyst adding a new endpoint would add, and nothing else.
+ */
+export function catalogWithNewEndpoint(): Catalog {
+  const dir = mkdtempSync(join(tmpdir(), 'new-endpoint-'))
+  cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
+  cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
+  const good = join(FIXTURES, 'rule-check', 'good')
+  cpSync(join(good, 'rules', 'demo'), join(dir, 'rules', 'demo'), { recursive: true })
+  cpSync(join(good, 'tables', 'demo'), join(dir, 'tables', 'demo'), { recursive: true })
+  cpSync(join(good, 'rules', 'endpoints', 'demo.yaml'), join(dir, 'rules', 'endpoints', 'demo.yaml'))
+  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+}
+
+/** The real app on 127.0.0.1 (the project's catalog unless another is given), with a fresh key store holding one key. */
+export async function startService(serviceCatalog: Catalog = catalog()): Promise<Service> {
   const keys = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { key } = await keys.issue('test')
-  const server = createApp({ catalog: catalog(), keys }).listen(0, '127.0.0.1')
+  const server = createApp({ catalog: serviceCatalog, keys }).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {

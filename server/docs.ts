@@ -1,0 +1,66 @@
+/**
+ * @module The documentation page at GET /docs: Swagger UI rendering /openapi.json, served from the
+ * installed swagger-ui-dist package (the service may run with no internet, so nothing from a CDN).
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type Router from '@koa/router'
+
+const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+
+/** The package files the page loads, and their media types; nothing else of the package is served. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Rules-as-code calculation service: API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>
+`
+
+// No validator badge: Swagger UI would send the document to validator.swagger.io.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  displayOperationId: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis],
+})
+`
+
+export function docsRoutes(router: Router): void {
+  const cache = new Map<string, Buffer>()
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8'
+    ctx.body = PAGE
+  })
+  router.get('/docs/init.js', (ctx) => {
+    ctx.type = 'application/javascript; charset=utf-8'
+    ctx.body = INIT
+  })
+  router.get('/docs/:asset', (ctx, next) => {
+    const name = String(ctx.params.asset)
+    const type = ASSETS[name]
+    if (!type) return next()
+    let body = cache.get(name)
+    if (!body) cache.set(name, (body = readFileSync(join(distDir, name))))
+    ctx.type = type
+    ctx.set('Cache-Control', 'public, max-age=86400')
+    ctx.body = body
+  })
+}

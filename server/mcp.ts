@@ -1,0 +1,80 @@
+/**
+ * @module The MCP server: every endpoint manifest as a tool named by its SPEC tool name, with the
+ * manifest's request schema as the input schema and the envelope as the output schema. A call answers
+ * through the same `answer()` as the HTTP route, so the envelope is the same; a bad argument is a tool
+ * error (`isError`) carrying the same error body as the HTTP 400, naming the field.
+ *
+ * Two transports share it: stdio (tools/mcp.ts, `npm run mcp`) and Streamable HTTP at POST /mcp on
+ * the service (stateless: a fresh server per request, as the SDK recommends when no session is kept).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Context } from 'koa'
+import { answer, InputError, type Catalog, type Endpoint } from '../engine/index.js'
+import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
+
+const INSTRUCTIONS =
+  'Exact, cited US estate, gift and inheritance tax answers computed from versioned statutes. ' +
+  'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
+  '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says; ' +
+  'read result.notes for the assumptions made. An unsupported year or state is refused with the supported list.'
+
+function toolOf(endpoint: Endpoint): Tool {
+  return {
+    name: endpoint.tool_name,
+    title: endpoint.summary,
+    description: agentDescription(endpoint),
+    inputSchema: endpoint.request as Tool['inputSchema'],
+    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }
+}
+
+const errorResult = (body: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] })
+
+/** The tools of one catalog, built once; `server()` makes an MCP server that serves them. */
+export class McpTools {
+  readonly tools: Tool[]
+  private readonly byName: Map<string, Endpoint>
+
+  constructor(private readonly catalog: Catalog) {
+    this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
+    this.tools = catalog.endpoints.map(toolOf)
+  }
+
+  async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const endpoint = this.byName.get(name)
+    if (!endpoint) {
+      return errorResult({ error: { code: 'not_found', message: `no tool ${name}; known: ${[...this.byName.keys()].join(', ')}`, details: [] } })
+    }
+    try {
+      const envelope = await answer(this.catalog, endpoint, args ?? {})
+      return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: { ...envelope } }
+    } catch (error) {
+      if (error instanceof InputError) return errorResult({ error: { code: error.code, message: error.message, details: error.details } })
+      console.error(`internal error in MCP tool ${name}:`, error)
+      return errorResult({ error: { code: 'internal_error', message: 'internal error', details: [] } })
+    }
+  }
+
+  server(): Server {
+    const server = new Server({ name: 'rules-as-code', version: serviceVersion }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }))
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(request.params.name, request.params.arguments))
+    return server
+  }
+
+  /** Koa handler for POST /mcp: one stateless Streamable HTTP exchange, answered as plain JSON. */
+  async handleHttp(ctx: Context): Promise<void> {
+    const server = this.server()
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    ctx.respond = false
+    ctx.res.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(ctx.req, ctx.res, (ctx.request as { body?: unknown }).body)
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * @module The OpenAPI 3.1 document of the service, built from the endpoint manifests at start-up:
+ * every path of every endpoint, with its operation id, tool name (`x-tool-name`), request schema,
+ * result schema inside the envelope, and the error responses; plus the public service routes.
+ */
+import type { Catalog, Endpoint } from '../engine/index.js'
+import { agentDescription, catalogDataAsOf, envelopeSchema, errorSchema, pathOperations, serviceVersion } from './contract.js'
+
+type Schema = Record<string, unknown>
+
+const json = (schema: Schema) => ({ 'application/json': { schema } })
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const errorResponse = (description: string) => ({ description, content: json(ref('Error')) })
+
+/** The first segment of the rule set's id groups operations on the docs page (`estate`, `estate_planning`). */
+const tagOf = (endpoint: Endpoint) => endpoint.rule_set.split('.')[0]!
+
+function operation(endpoint: Endpoint, operationId: string, primary: boolean, others: string[]) {
+  const same = others.length
+    ? `\n\nThe same operation is also at ${others.join(', ')}: same rules, same answer, byte for byte.`
+    : ''
+  return {
+    operationId,
+    'x-tool-name': endpoint.tool_name,
+    ...(primary ? {} : { 'x-same-as': endpoint.operation_id }),
+    tags: [tagOf(endpoint)],
+    summary: endpoint.summary,
+    description: agentDescription(endpoint) + same,
+    parameters: [
+      {
+        name: 'explain',
+        in: 'query',
+        required: false,
+        description: 'true adds result.explanation: each step with its value, the parameters it read and its citation.',
+        schema: { type: 'string', enum: ['true', 'false'] },
+      },
+    ],
+    requestBody: { required: true, content: json(ref(`${endpoint.operation_id}_request`)) },
+    responses: {
+      '200': { description: 'The answer, in the envelope.', content: json(ref(`${endpoint.operation_id}_response`)) },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '401': { $ref: '#/components/responses/Unauthorized' },
+      '413': { $ref: '#/components/responses/PayloadTooLarge' },
+      '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+    },
+  }
+}
+
+/** A public GET route (no key). */
+function publicGet(operationId: string, summary: string, schema: Schema, contentType = 'application/json') {
+  return {
+    get: {
+      operationId,
+      tags: ['service'],
+      summary,
+      security: [],
+      responses: { '200': { description: summary, content: { [contentType]: { schema } } } },
+    },
+  }
+}
+
+export function openApiDocument(catalog: Catalog): Schema {
+  const schemas: Record<string, Schema> = { Error: errorSchema }
+  const paths: Record<string, Schema> = {}
+  for (const endpoint of catalog.endpoints) {
+    schemas[`${endpoint.operation_id}_request`] = endpoint.request
+    schemas[`${endpoint.operation_id}_result`] = endpoint.response
+    schemas[`${endpoint.operation_id}_response`] = envelopeSchema(ref(`${endpoint.operation_id}_result`))
+    for (const { path, operationId, primary } of pathOperations(endpoint)) {
+      paths[path] = { post: operation(endpoint, operationId, primary, endpoint.paths.filter((p) => p !== path)) }
+    }
+  }
+  const service = { type: 'object', additionalProperties: true }
+  Object.assign(paths, {
+    '/healthz': publicGet('healthz', 'The process is up.', service),
+    '/readyz': publicGet('readyz', 'The rules are loaded and the service answers.', service),
+    '/version': publicGet('version', 'Formula version, service version and the data date.', {
+      type: 'object',
+      required: ['formula_version', 'service_version', 'data_as_of'],
+      properties: {
+        formula_version: { type: 'string' },
+        service_version: { type: 'string' },
+        data_as_of: { type: 'string', format: 'date' },
+      },
+    }),
+    '/schemas/{operation}': {
+      get: {
+        ...publicGet('request_schema', "One endpoint's request JSON Schema, by operation id (`.json` may follow).", { type: 'object' }).get,
+        parameters: [{ name: 'operation', in: 'path', required: true, schema: { type: 'string' }, description: 'An operation id, e.g. state_estate_tax.' }],
+      },
+    },
+    '/openapi.json': publicGet('openapi', 'This document.', { type: 'object' }),
+    '/docs': publicGet('docs', 'The documentation page rendered from this document.', { type: 'string' }, 'text/html'),
+  })
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Rules-as-code calculation service',
+      version: serviceVersion,
+      summary: 'Exact, cited tax answers computed from versioned statutes.',
+      description:
+        `Formula version ${catalog.service.formula_version}; data as of ${catalogDataAsOf(catalog)}; every feature is at tier ${catalog.service.tier}.\n\n` +
+        'Every calculation is a POST with a JSON body and the header `x-api-key: <keyId>.<secret>`. ' +
+        'Success is 200 with the envelope; bad input is 400 naming the field, an unsupported year or jurisdiction is 400 listing what is supported, a missing or wrong key is 401. ' +
+        'The same operations are MCP tools (Streamable HTTP at /mcp, same key), named by `x-tool-name`.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    tags: [
+      ...[...new Set(catalog.endpoints.map(tagOf))].sort().map((name) => ({ name })),
+      { name: 'service', description: 'Health, version and this documentation; no key needed.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'An API key `<keyId>.<secret>`, issued with `npm run keys`.',
+        },
+      },
+      schemas,
+      responses: {
+        BadRequest: errorResponse('validation_error or unsupported_parameter: the details name each field at fault.'),
+        Unauthorized: errorResponse('unauthorized: the x-api-key header is missing, malformed, unknown, revoked or wrong (one answer for all).'),
+        PayloadTooLarge: errorResponse('payload_too_large: the body is over 64 KiB.'),
+        UnsupportedMediaType: errorResponse('unsupported_media_type: the body must be application/json.'),
+      },
+    },
+  }
+}

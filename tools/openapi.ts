@@ -1,0 +1,9 @@
+/**
+ * @module `npm run openapi`: print the OpenAPI 3.1 document the service serves at /openapi.json, for
+ * client generators and reviews, without starting the service.
+ */
+import { loadCatalog } from '../engine/index.js'
+import { openApiDocument } from '../server/openapi.js'
+import { RULES_DIR, TABLES_DIR } from './paths.js'
+
+console.log(JSON.stringify(openApiDocument(loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })), null, 2))
