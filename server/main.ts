@@ -2,44 +2,98 @@
  * @module `npm start`: load and check every rule file (refusing to start on any problem), open the
  * key store (issuing a first key if there is none), and serve until SIGTERM or SIGINT.
  *
- * Environment: PORT (8080), HOST (127.0.0.1), DATA_DIR (./data, holds keys.json), RULES_DIR and
- * TABLES_DIR (./rules, ./tables).
+ * One worker per core (node:cluster), each with its own catalog, sharing the port; a worker that
+ * dies is replaced. WORKERS=1 runs a single process with no cluster primary.
+ *
+ * Environment: PORT (8080), HOST (127.0.0.1), WORKERS (the number of cores), DATA_DIR (./data, holds
+ * keys.json), RULES_DIR and TABLES_DIR (./rules, ./tables).
  */
+import cluster from 'node:cluster'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
 import { DATA_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
 import { createApp } from './app.js'
 import { KeyStore } from './keys.js'
 
-let catalog: Catalog
-try {
-  catalog = loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
-} catch (error) {
-  if (error instanceof RuleLoadError) {
-    for (const p of error.problems) console.error(formatProblem(p))
-    console.error(`refusing to start: ${error.problems.length} problem(s) in the rule files`)
-    process.exit(1)
-  }
-  throw error
-}
-
-const keys = new KeyStore(join(DATA_DIR, 'keys.json'))
-if (keys.size === 0) {
-  const { key } = await keys.issue('first key, issued by npm start')
-  console.log(`No API key found in ${join(DATA_DIR, 'keys.json')}; issued one. It is shown only this once:\n\n  x-api-key: ${key}\n`)
-}
-
 const port = Number(process.env.PORT ?? 8080)
 const host = process.env.HOST ?? '127.0.0.1'
-const server = createApp({ catalog, keys }).listen(port, host, () => {
-  console.log(`listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
-})
-
-function shutdown(signal: string) {
-  console.log(`${signal}: closing, finishing requests in flight`)
-  server.close(() => process.exit(0))
-  server.closeIdleConnections()
-  setTimeout(() => process.exit(0), 10_000).unref()
+const workers = Number(process.env.WORKERS ?? availableParallelism())
+if (!Number.isInteger(workers) || workers < 1) {
+  console.error(`WORKERS must be a whole number of at least 1, got ${process.env.WORKERS}`)
+  process.exit(1)
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'))
-process.on('SIGINT', () => shutdown('SIGINT'))
+
+function load(): Catalog {
+  try {
+    return loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+  } catch (error) {
+    if (error instanceof RuleLoadError) {
+      for (const p of error.problems) console.error(formatProblem(p))
+      console.error(`refusing to start: ${error.problems.length} problem(s) in the rule files`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
+async function openKeys(): Promise<KeyStore> {
+  const keys = new KeyStore(join(DATA_DIR, 'keys.json'))
+  if (keys.size === 0) {
+    const { key } = await keys.issue('first key, issued by npm start')
+    console.log(`No API key found in ${join(DATA_DIR, 'keys.json')}; issued one. It is shown only this once:\n\n  x-api-key: ${key}\n`)
+  }
+  return keys
+}
+
+/** Serve in this process; `label` tells which worker in the log. */
+async function serve(label: string): Promise<void> {
+  const catalog = load()
+  const keys = cluster.isWorker ? new KeyStore(join(DATA_DIR, 'keys.json')) : await openKeys()
+  const server = createApp({ catalog, keys }).listen(port, host, () => {
+    console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
+  })
+  const shutdown = (signal: string) => {
+    console.log(`${label}${signal}: closing, finishing requests in flight`)
+    server.close(() => process.exit(0))
+    server.closeIdleConnections()
+    setTimeout(() => process.exit(0), 10_000).unref()
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+/** The cluster primary: check the rules and the keys once, then fork and watch the workers. */
+async function primary(): Promise<void> {
+  load()
+  await openKeys()
+  let stopping = false
+  let restarts = 0
+  const fork = () => cluster.fork()
+  for (let i = 0; i < workers; i++) fork()
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      return
+    }
+    // A crash loop (more restarts than a minute of one a second) means the worker cannot start: stop.
+    if (++restarts > 60) {
+      console.error('workers keep dying; stopping')
+      process.exit(1)
+    }
+    console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`)
+    setTimeout(fork, 1000)
+  })
+  setInterval(() => (restarts = Math.max(0, restarts - 1)), 1000).unref()
+  const stop = (signal: string) => {
+    stopping = true
+    console.log(`${signal}: stopping ${workers} workers`)
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
+    setTimeout(() => process.exit(0), 11_000).unref()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+if (workers > 1 && cluster.isPrimary) await primary()
+else await serve(cluster.isWorker ? `worker ${process.pid}: ` : '')
