@@ -1,0 +1,105 @@
+/**
+ * @module The load bench: for each endpoint class, the bare Koa echo and then the service, driven in
+ * turn by autocannon at fixed concurrency on loopback, in the same run, so the ratio holds on a
+ * noisy machine. Single process and all cores.
+ */
+import autocannon from 'autocannon'
+import { availableParallelism } from 'node:os'
+import { startEcho, startService } from './processes.js'
+import { BENCH_REQUESTS, type BenchRequest } from './requests.js'
+
+export interface Measured {
+  rps: number
+  p50: number
+  p99: number
+  non2xx: number
+  errors: number
+}
+
+export interface LoadRow {
+  name: string
+  workers: number
+  echo: Measured
+  service: Measured
+  /** Service req/s ÷ echo req/s. */
+  ratio: number
+  /** Service p99 ÷ echo p99. */
+  p99Multiple: number
+  target?: BenchRequest['target']
+  holds?: boolean
+}
+
+export interface LoadOptions {
+  seconds: number
+  connections: number
+  /** Process counts to measure: 1 and the core count by default. */
+  workers: number[]
+  only?: RegExp
+}
+
+export const defaultLoadOptions = (): LoadOptions => ({
+  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  workers: [...new Set([1, availableParallelism()])],
+  only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined,
+})
+
+async function drive(url: string, body: string, headers: Record<string, string>, seconds: number, connections: number): Promise<Measured> {
+  const options = { url, method: 'POST' as const, body, headers: { 'content-type': 'application/json', ...headers }, connections }
+  await autocannon({ ...options, duration: 1 }) // warm-up: JIT, connection set-up
+  const r = await autocannon({ ...options, duration: seconds })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts }
+}
+
+export async function loadBench(options: LoadOptions = defaultLoadOptions(), log: (line: string) => void = () => {}): Promise<LoadRow[]> {
+  const rows: LoadRow[] = []
+  for (const workers of options.workers) {
+    const echo = await startEcho(workers)
+    const service = await startService(workers)
+    try {
+      for (const request of BENCH_REQUESTS) {
+        if (options.only && !options.only.test(request.name)) continue
+        const body = JSON.stringify(request.body)
+        const sample = await fetch(service.url + request.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': service.key }, body })
+        const bytes = (await sample.text()).length
+        if (sample.status !== 200) throw new Error(`${request.name}: the service answered ${sample.status}`)
+        log(`  ${request.name}, ${workers} process${workers > 1 ? 'es' : ''}: echo…`)
+        const e = await drive(`${echo.url}/echo?bytes=${bytes}`, body, {}, options.seconds, options.connections)
+        log(`  ${request.name}, ${workers} process${workers > 1 ? 'es' : ''}: service…`)
+        const s = await drive(service.url + request.path, body, { 'x-api-key': service.key }, options.seconds, options.connections)
+        const ratio = s.rps / e.rps
+        const p99Multiple = s.p99 / Math.max(e.p99, 1)
+        const row: LoadRow = { name: request.name, workers, echo: e, service: s, ratio, p99Multiple }
+        // The issue's targets are for one process.
+        if (request.target && workers === 1) {
+          row.target = request.target
+          row.holds = ratio >= request.target.minRatio && p99Multiple <= request.target.maxP99Multiple && s.non2xx === 0 && s.errors === 0
+        }
+        rows.push(row)
+      }
+    } finally {
+      await service.stop()
+      await echo.stop()
+    }
+  }
+  return rows
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length))
+const num = (n: number, digits = 0) => n.toFixed(digits)
+
+export function formatLoad(rows: LoadRow[], options: LoadOptions): string {
+  const lines = [
+    `Load: autocannon, ${options.connections} connections, ${options.seconds} s per run after a 1 s warm-up, loopback; ${availableParallelism()} cores`,
+    '',
+    `${pad('endpoint class', 30)} ${pad('procs', 5)} ${pad('echo rps', 9)} ${pad('echo p50/p99 ms', 15)} ${pad('svc rps', 9)} ${pad('svc p50/p99 ms', 15)} ${pad('ratio', 6)} ${pad('p99 ×', 6)} target`,
+  ]
+  for (const r of rows) {
+    const target = r.target ? `≥${num(r.target.minRatio * 100)}%, p99 ≤${r.target.maxP99Multiple}×: ${r.holds ? 'holds' : 'MISSED'}` : ''
+    const faults = r.service.non2xx || r.service.errors ? `  (${r.service.non2xx} non-2xx, ${r.service.errors} errors)` : ''
+    lines.push(
+      `${pad(r.name, 30)} ${pad(String(r.workers), 5)} ${pad(num(r.echo.rps), 9)} ${pad(`${r.echo.p50}/${r.echo.p99}`, 15)} ${pad(num(r.service.rps), 9)} ${pad(`${r.service.p50}/${r.service.p99}`, 15)} ${pad(`${num(r.ratio * 100)}%`, 6)} ${pad(num(r.p99Multiple, 2), 6)} ${target}${faults}`,
+    )
+  }
+  return lines.join('\n')
+}

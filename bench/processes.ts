@@ -1,0 +1,63 @@
+/**
+ * @module Starting the servers under test as child processes on loopback, so the load generator
+ * (autocannon, in the bench's own process) never shares a process with what it measures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const DIST = dirname(dirname(fileURLToPath(import.meta.url)))
+
+export interface Running {
+  url: string
+  /** The service's API key (empty for the echo). */
+  key: string
+  child: ChildProcess
+  stop(): Promise<void>
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function start(script: string, workers: number, ready: RegExp, nodeArgs: string[] = [], ipc = false): Promise<Running & { output: () => string }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
+    env: { ...process.env, PORT: String(port), WORKERS: String(workers), DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')) },
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (out += d))
+  const deadline = Date.now() + 30_000
+  while ((out.match(new RegExp(ready, 'g')) ?? []).length < workers) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    key: /x-api-key: (\S+)/.exec(out)?.[1] ?? '',
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/** The service as `npm start` runs it (dist/server/main.js), with a fresh key store. */
+export const startService = (workers: number, nodeArgs: string[] = [], ipc = false) => start('server/main.js', workers, /listening on/, nodeArgs, ipc)
+
+/** The bare Koa echo (bench/echo.ts). */
+export const startEcho = (workers: number) => start('bench/echo.js', workers, /echo listening/)
