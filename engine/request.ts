@@ -33,7 +33,8 @@ export interface Endpoint {
 
 import addFormats from 'ajv-formats'
 
-const requestAjv = new Ajv2020({ allErrors: true, strict: false, strictNumbers: true, coerceTypes: false })
+// strictSchema: an unknown keyword (a description cut short by a comma in YAML flow style) is a load error.
+const requestAjv = new Ajv2020({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false })
 addFormats.default(requestAjv, ['date'])
 
 /** Compile one validated manifest, checking its rule set and its schema. @api private */

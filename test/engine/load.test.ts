@@ -62,4 +62,10 @@ test('a schedule base amount that disagrees with its brackets is refused', () =>
   ])
 })
 
+test('an unknown keyword in a request schema (a description cut short by a comma) is refused', () => {
+  assert.equal(problems('schema-description-cut-by-comma', 'rules/endpoints/demo.yaml'), [
+    'rules/endpoints/demo.yaml:11:3: request schema: strict mode: unknown keyword: "in dollars"',
+  ])
+})
+
 test.run()
