@@ -87,7 +87,7 @@ test('optimize_annual_gifts: with and without gift-splitting, citizen and non-ci
     { name: 'Spouse', relationship: 'spouse', outright_gifts: 300000, trust_contribution: 50000 },
     { name: 'Ann', relationship: 'child', outright_gifts: 50000, tuition_paid_directly: 30000, medical_paid_directly: 1000 },
     { name: 'Ben', relationship: 'grandchild', contribution_529: 200000, trust_contribution: 100000, trust_meets_gst_conditions: true },
-    { name: 'Cy', relationship: 'great_grandchild', contribution_529: 10000, elect_529_five_year: true, trust_contribution: 60000, withdrawal_power: 30000, trust_value: 500000, hanging_power: true, hanging_power_carried_in: 20000 },
+    { name: 'Cy', relationship: 'great_grandchild', contribution_529: 60000, elect_529_five_year: true, trust_contribution: 60000, withdrawal_power: 30000, trust_value: 500000, hanging_power: true, hanging_power_carried_in: 20000 },
     { name: 'Dee', relationship: 'other', trust_contribution: 40000, skip_person: true },
     { name: 'Fay', relationship: 'other', hanging_power: true, hanging_power_carried_in: 10000 },
   ]
