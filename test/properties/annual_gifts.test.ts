@@ -27,6 +27,8 @@ const YEARS = endpoint.years!.supported
 const RELATIONSHIPS = (endpoint.request as any).properties.donees.items.properties.relationship.enum as string[]
 const TOP = topRate('estate.federal_gift')
 
+/** Twice the larger annual exclusion of the years sent: above it, the 529 election is always open. */
+const ELECTION_FLOOR = 2 * Math.max(...['2025-12-31', '2026-12-31'].map((date) => parameter('estate_planning.annual_gifts.annual_exclusion', date).toNumber()))
 const money = (max: number) => fc.integer({ min: 0, max: Math.round(max * 100) }).map((c) => c / 100)
 const sometimes = (arb: fc.Arbitrary<number>) => fc.option(arb, { nil: undefined, freq: 2 })
 
@@ -52,7 +54,9 @@ const donee = fc
     // Only a grandchild, great-grandchild or other donee can be a skip person (§ 2651).
     if (d.skip_person !== undefined && !['spouse', 'child'].includes(d.relationship)) out.skip_person = d.skip_person
     for (const k of ['outright_gifts', 'tuition_paid_directly', 'medical_paid_directly', 'contribution_529', 'trust_contribution'] as const) if (d[k] !== undefined) out[k] = d[k]
-    if (d.contribution_529 && d.elect_529_five_year !== undefined) out.elect_529_five_year = d.elect_529_five_year
+    // The election is open only above the exclusion, doubled when split (§ 529(c)(2)(B)); asking for it
+    // below is a 400 (a golden case checks that), so a valid request asks only above.
+    if (d.contribution_529 && d.elect_529_five_year !== undefined && (!d.elect_529_five_year || d.contribution_529 > ELECTION_FLOOR)) out.elect_529_five_year = d.elect_529_five_year
     if (d.trust_contribution !== undefined && d.power_share !== undefined) out.withdrawal_power = Math.floor(d.trust_contribution * d.power_share * 100) / 100
     if (d.trust_contribution !== undefined && d.value_extra !== undefined) out.trust_value = Math.round((d.trust_contribution + d.value_extra) * 100) / 100
     if (d.hanging_power !== undefined) out.hanging_power = d.hanging_power
