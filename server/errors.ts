@@ -42,6 +42,8 @@ interface ParserError {
   status?: number
   type?: string
   expose?: boolean
+  /** zlib's code (Z_DATA_ERROR, …) or brotli's (ERR__ERROR_FORMAT_…) when a body does not decompress. */
+  code?: string
 }
 
 export async function errors(ctx: Context, next: Next): Promise<void> {
@@ -70,6 +72,9 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
     } else if (e.status === 400 || e.type === 'entity.parse.failed') {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])
+    } else if (typeof e.code === 'string' && /^(Z_|ERR__ERROR_)/.test(e.code)) {
+      ctx.status = 400
+      ctx.body = body('validation_error', 'the request body does not match its Content-Encoding: it could not be decompressed', [{ field: 'body', message: 'could not be decompressed' }])
     } else if (e.status === 415) {
       ctx.status = 415
       ctx.body = body('unsupported_media_type', 'the request body must be application/json')

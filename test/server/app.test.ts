@@ -126,6 +126,21 @@ test('an unknown path gets 404 and a GET gets 405', async () => {
   assert.is(((await res.json()) as any).error.code, 'method_not_allowed')
 })
 
+test('a gzip body is read; a body that does not match its Content-Encoding is a 400, not a 500', async () => {
+  const { gzipSync } = await import('node:zlib')
+  const zipped = await fetch(service.url + STATE, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-api-key': service.key },
+    body: gzipSync(JSON.stringify(ok)),
+  })
+  assert.is(zipped.status, 200)
+  for (const encoding of ['gzip', 'deflate', 'br']) {
+    const res = await post(service, STATE, ok, { 'content-encoding': encoding })
+    assert.is(res.status, 400, encoding)
+    assert.equal(res.json.error.details, [{ field: 'body', message: 'could not be decompressed' }])
+  }
+})
+
 test('no answer carries a stack trace', async () => {
   const res = await post(service, STATE, '{"state":')
   assert.not.match(res.text, /at .*\.js:\d+/)
