@@ -80,6 +80,17 @@ test('each request schema is published at /schemas/<operation id>, with no key',
   assert.is((await fetch(`${service.url}/schemas/nope`)).status, 404)
 })
 
+test('QTIP: elected amounts never exceed the property by a fraction of a cent (found by the property tests)', async () => {
+  for (const body of [
+    { state_of_domicile: 'AK', gross_estate: 382.285 },
+    { state_of_domicile: 'MA', gross_estate: 29999940.23, state_qtip_election: 'separate' },
+  ]) {
+    const res = await post(service, '/estate/optimize-qtip-election', body)
+    assert.is(res.status, 200, `${JSON.stringify(body)}: ${res.text.slice(0, 300)}`)
+    for (const point of res.json.result.curve) assert.ok(point.qtip_elected + (point.state_only_elected ?? 0) <= res.json.result.qtip_property)
+  }
+})
+
 test('QTIP with a cliff state: the best fraction is interior, and a bisection on the slope misses it', async () => {
   // New York, $30M first estate, nothing of the survivor's own, no growth. Electing 75.5% leaves the
   // first estate exactly at New York's $7,350,000 exclusion; the survivor's $22,650,000 pays New York
