@@ -8,7 +8,7 @@
  * (conditions.ts), so a call is a plain function call and a search of hundreds of calls pays for no
  * promise; `evaluate` is async only for its callers.
  */
-import { Dec, isDec } from './decimal.js'
+import { Dec, isDec, toNumber } from './decimal.js'
 import { EvaluationError, InputError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
@@ -410,15 +410,12 @@ function toValue(spec: InputSpec, raw: unknown): Value {
 
 /** Formula values to JSON: decimals become numbers (money is rounded before it gets here). @api private */
 export function toJson(v: Value | undefined): unknown {
-  if (v === undefined) return undefined
-  if (isDec(v)) return v.toNumber()
+  if (v === undefined || v === null || typeof v !== 'object') return v
+  if (isDec(v)) return toNumber(v)
   if (Array.isArray(v)) return v.map(toJson)
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) out[k] = toJson(x)
-    return out
-  }
-  return v
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(v)) out[k] = toJson(v[k])
+  return out
 }
 
 /** A note's or a message's text with its values printed. */
