@@ -162,6 +162,12 @@ function compile(node: Node, ctx: Ctx): Piece {
       const [head, ...rest] = chain as [string, ...string[]]
       if (ctx.resolver.hasValue(head)) {
         ctx.deps.add(head)
+        // A bare name is most reads, and a name with one field most of the rest.
+        if (rest.length === 0) return { fn: (rt) => rt.get(head) }
+        if (rest.length === 1) {
+          const key = rest[0]!
+          return { fn: (rt) => field(ctx, rt.get(head), key) }
+        }
         return {
           fn: (rt) => {
             let v = rt.get(head)
@@ -224,14 +230,16 @@ function binary(node: Node, ctx: Ctx): Compiled {
   const op = node.operator as string
   const left = value(node.left as Node, ctx)
   const right = value(node.right as Node, ctx)
-  const amounts = (f: (a: Dec, b: Dec) => Value): Compiled => (rt) =>
-    f(dec(ctx, left(rt), `left of ${op}`), dec(ctx, right(rt), `right of ${op}`))
+  // Written once here, not on every evaluation: they name an operand only when it is wrong.
+  const leftOf = `left of ${op}`
+  const rightOf = `right of ${op}`
+  const amounts = (f: (a: Dec, b: Dec) => Value): Compiled => (rt) => f(dec(ctx, left(rt), leftOf), dec(ctx, right(rt), rightOf))
   // Order compares two amounts, or two ISO dates (YYYY-MM-DD sorts as text in date order).
   const ordered = (f: (c: number) => boolean): Compiled => (rt) => {
     const a = left(rt)
     const b = right(rt)
     if (isDate(a) && isDate(b)) return f(a < b ? -1 : a > b ? 1 : 0)
-    return f(dec(ctx, a, `left of ${op}`).cmp(dec(ctx, b, `right of ${op}`)))
+    return f(dec(ctx, a, leftOf).cmp(dec(ctx, b, rightOf)))
   }
   switch (op) {
     case '+':
@@ -279,16 +287,16 @@ const amountsOf = (ctx: Ctx, args: Compiled[], rt: Runtime, name: string): Dec[]
   const out: Dec[] = []
   for (const a of args) {
     const v = a(rt)
-    if (Array.isArray(v)) for (const item of v) out.push(dec(ctx, item, `item of ${name}()`))
-    else out.push(dec(ctx, v, `argument of ${name}()`))
+    if (Array.isArray(v)) for (const item of v) out.push(isDec(item) ? item : dec(ctx, item, `item of ${name}()`))
+    else out.push(isDec(v) ? v : dec(ctx, v, `argument of ${name}()`))
   }
   return out
 }
 
 /** The functions a formula may call. Each is general: no rate, threshold or date of law lives here. */
 const FUNCTIONS: Record<string, FunctionSpec> = {
-  min: { min: 1, max: 99, impl: (ctx, args, rt) => Dec.min(...nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min')) },
-  max: { min: 1, max: 99, impl: (ctx, args, rt) => Dec.max(...nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max')) },
+  min: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min'), 1) },
+  max: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max'), -1) },
   sum: { min: 1, max: 99, impl: (ctx, args, rt) => amountsOf(ctx, args, rt, 'sum').reduce((a, b) => a.plus(b), new Dec(0)) },
   abs: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of abs()').abs() },
   count: {
@@ -595,6 +603,22 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
 function booleans(ctx: Ctx, v: Value, name: string): boolean[] {
   if (!Array.isArray(v)) fail(ctx, `${name}() takes a list, got ${describe(v)}`)
   return v.map((b) => bool(ctx, b, `item of ${name}()`))
+}
+
+/**
+ * The least (`above` 1) or greatest (`above` -1) amount, chosen as decimal.js's min and max choose
+ * (a tie goes to the later amount while the kept one is positive, so min(0, -0) is -0; NaN wins),
+ * without the copy of every argument they make.
+ */
+function extreme(list: Dec[], above: 1 | -1): Dec {
+  let x = list[0]!
+  for (let i = 1; i < list.length; i++) {
+    const y = list[i]!
+    if (y.isNaN()) return y
+    const k = x.cmp(y)
+    if (k === above || (k === 0 && x.s === above)) x = y
+  }
+  return x
 }
 
 function nonEmpty(ctx: Ctx, list: Dec[], name: string): Dec[] {

@@ -9,7 +9,7 @@ import { Checks, Decision, OPERATORS, conditionFacts, type CheckRule } from './d
 import { Dec, isExactText, parseExact } from './decimal.js'
 import type { Problem } from './errors.js'
 import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
-import type { Rounding, RoundingMode } from './round.js'
+import { rounding, type Rounding, type RoundingMode } from './round.js'
 import type { PathSegment, SourceFile } from './source.js'
 import { toCitations, type Citation, type TableEntry } from './tables.js'
 import type { Value } from './types.js'
@@ -148,7 +148,7 @@ export function compileRuleSet(
   const raw = source.data as Raw
   const roundings = new Map<string, Rounding>(shared)
   for (const [name, r] of Object.entries((raw.roundings ?? {}) as Record<string, { step: string; mode: RoundingMode }>)) {
-    roundings.set(name, { step: parseExact(r.step), mode: r.mode })
+    roundings.set(name, rounding(r.step, r.mode))
   }
   const c: Compiler = { source, problems, tables, roundings, allTables: new Set(), calls: [] }
   const inputs: Record<string, InputSpec> = {}
