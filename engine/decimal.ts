@@ -46,11 +46,13 @@ const BASE = 1e7 // decimal.js keeps its digits in words of seven (its documente
  * When the digits, as a whole number, fit in 53 bits and the power of ten is at most 22 either way,
  * both factors are exact floats and one multiplication or division rounds once, to nearest: the
  * same float the parse of the text gives (Clinger's fast path, the one every correct strtod takes
- * first). Anything else (zero, -0, more digits, a larger exponent) goes through decimal.js. @api private
+ * first). Zero keeps its sign; anything else (NaN, infinities, more digits, a larger exponent) goes
+ * through decimal.js. @api private
  */
 export function toNumber(x: Dec): number {
   const { d, e, s } = x
-  if (!d || d[0] === 0) return x.toNumber()
+  if (!d) return x.toNumber()
+  if (d[0] === 0) return s < 0 ? -0 : 0
   let digits = d[0]!
   let count = String(digits).length
   for (let i = 1; i < d.length; i++) {

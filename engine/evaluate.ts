@@ -384,7 +384,7 @@ class Evaluation {
 /** Request JSON to formula values: numbers become exact decimals through their shortest text. @api private */
 export function toValues(specs: Record<string, InputSpec>, raw: Record<string, unknown>): Record<string, Value> {
   const out: Record<string, Value> = {}
-  for (const [name, spec] of Object.entries(specs)) out[name] = toValue(spec, raw[name])
+  for (const name of Object.keys(specs)) out[name] = toValue(specs[name]!, raw[name])
   return out
 }
 
