@@ -161,6 +161,11 @@ class Evaluation {
   root: Scope
   date = ''
   dateGiven = true
+  /**
+   * Each table as read on the calculation date. A second read of one (a lookup per list item) has
+   * nothing left to cite or note, so it is answered from here; only an explanation records it again.
+   */
+  private readonly readOnDate = new Map<TableEntry, Dated<unknown>>()
   constructor(
     readonly catalog: Catalog,
     readonly rs: RuleSet,
@@ -192,15 +197,26 @@ class Evaluation {
     this.use(entry)
     this.collector.cite(dated.references)
     if (dated.unverified) this.collector.note(`${entry.label}: ${dated.unverified}`)
+    this.trace(entry, dated)
+    return dated
+  }
+
+  /** A read, in the explanation's step being computed (when one is). */
+  trace(entry: TableEntry, dated: Dated<unknown>) {
     const frame = this.collector.frames[this.collector.frames.length - 1]
     if (frame) frame.push({ id: entry.id, effective_date: dated.from, ...(isDec(dated.value) ? { value: dated.value.toString() } : {}) })
-    return dated
   }
 
   /** The value of a table on the calculation date, with its citation, data date and caveats. */
   read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
+    const known = this.readOnDate.get(entry) as Dated<T> | undefined
+    if (known) {
+      this.trace(entry, known)
+      return known
+    }
     if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
     const dated = this.readAt(entry, history, this.date)
+    this.readOnDate.set(entry, dated)
     if (!this.dateGiven) {
       const year = this.date.slice(0, 4)
       const later = history.find((h) => h.from > this.date && h.from.startsWith(year))
