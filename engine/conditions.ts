@@ -22,7 +22,7 @@
  * What the engine offers beyond that (named shared conditions, `path` into a fact) has no use here,
  * and a condition that writes it is refused at load rather than run differently.
  */
-import { Dec, isDec, isExactText, parseExact } from './decimal.js'
+import { Dec, compare, isDec, isExactText, parseExact } from './decimal.js'
 import { EvaluationError } from './errors.js'
 import type { Value } from './types.js'
 
@@ -34,13 +34,14 @@ export type Test = (facts: Facts) => boolean
 
 type Compare = (a: unknown, b: unknown) => boolean
 
+/** As decimal.js's lt, lte, gt, gte and eq answer from cmp (NaN compares false, so neq is true). */
 const DECIMAL_COMPARISONS: Record<string, (a: Dec, b: Dec) => boolean> = {
-  lt: (a, b) => a.lt(b),
-  lte: (a, b) => a.lte(b),
-  gt: (a, b) => a.gt(b),
-  gte: (a, b) => a.gte(b),
-  eq: (a, b) => a.eq(b),
-  neq: (a, b) => !a.eq(b),
+  lt: (a, b) => compare(a, b) < 0,
+  lte: (a, b) => compare(a, b) < 1,
+  gt: (a, b) => compare(a, b) > 0,
+  gte: (a, b) => compare(a, b) >= 0,
+  eq: (a, b) => compare(a, b) === 0,
+  neq: (a, b) => compare(a, b) !== 0,
 }
 
 /** An amount as a condition may give it: a decimal, exact text ("0.16", "15_000_000") or a number. */

@@ -70,3 +70,24 @@ export function toNumber(x: Dec): number {
   const magnitude = power >= 0 ? digits * EXACT_POWERS_OF_TEN[power]! : digits / EXACT_POWERS_OF_TEN[-power]!
   return s < 0 ? -magnitude : magnitude
 }
+
+/**
+ * `x.cmp(y)` for two decimals, without the copy of `y` that decimal.js makes on every comparison (a
+ * schedule compares an amount with each bracket; every `<` and `min` compares): the same steps on
+ * the documented `d`, `e` and `s`, so 1, 0, -1 as it answers them, and NaN where either is NaN. @api private
+ */
+export function compare(x: Dec, y: Dec): number {
+  const xd = x.d
+  const yd = y.d
+  const xs = x.s
+  const ys = y.s
+  // NaN or ±Infinity.
+  if (!xd || !yd) return !xs || !ys ? NaN : xs !== ys ? xs : xd === yd ? 0 : !xd !== xs < 0 ? 1 : -1
+  // Zero.
+  if (!xd[0] || !yd[0]) return xd[0] ? xs : yd[0] ? -ys : 0
+  if (xs !== ys) return xs
+  if (x.e !== y.e) return x.e > y.e !== xs < 0 ? 1 : -1
+  const n = Math.min(xd.length, yd.length)
+  for (let i = 0; i < n; i++) if (xd[i] !== yd[i]) return xd[i]! > yd[i]! !== xs < 0 ? 1 : -1
+  return xd.length === yd.length ? 0 : xd.length > yd.length !== xs < 0 ? 1 : -1
+}

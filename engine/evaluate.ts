@@ -211,7 +211,7 @@ class Evaluation {
   read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
     const known = this.readOnDate.get(entry) as Dated<T> | undefined
     if (known) {
-      this.trace(entry, known)
+      if (this.collector.frames.length > 0) this.trace(entry, known)
       return known
     }
     if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)

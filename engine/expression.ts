@@ -7,7 +7,7 @@
  * tables file, or by its full id such as `estate.federal.rate_schedule`).
  */
 import jsep from 'jsep'
-import { Dec, isDec } from './decimal.js'
+import { Dec, compare, isDec } from './decimal.js'
 import { EvaluationError } from './errors.js'
 import { lookupKey, marginalTax, type TableEntry } from './tables.js'
 import type { Compiled, Runtime, Value } from './types.js'
@@ -220,7 +220,7 @@ function value(node: Node, ctx: Ctx): Compiled {
 }
 
 function same(ctx: Ctx, a: Value, b: Value): boolean {
-  if (isDec(a) && isDec(b)) return a.eq(b)
+  if (isDec(a) && isDec(b)) return compare(a, b) === 0
   if (a === null || b === null) return a === b
   if (typeof a !== typeof b || isDec(a) || isDec(b)) fail(ctx, `cannot compare ${describe(a)} with ${describe(b)}`)
   return a === b
@@ -239,7 +239,7 @@ function binary(node: Node, ctx: Ctx): Compiled {
     const a = left(rt)
     const b = right(rt)
     if (isDate(a) && isDate(b)) return f(a < b ? -1 : a > b ? 1 : 0)
-    return f(dec(ctx, a, leftOf).cmp(dec(ctx, b, rightOf)))
+    return f(compare(dec(ctx, a, leftOf), dec(ctx, b, rightOf)))
   }
   switch (op) {
     case '+':
@@ -336,7 +336,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
     impl: (ctx, [, amount], rt, table) => {
       if (table?.kind !== 'marginal_rate_schedule') fail(ctx, 'marginal_rate() needs a marginal-rate schedule')
       const x = dec(ctx, amount!(rt), 'amount of marginal_rate()')
-      const brackets = rt.schedule(table).filter((b) => b.over.lte(x))
+      const brackets = rt.schedule(table).filter((b) => compare(b.over, x) < 1)
       const bracket = brackets[brackets.length - 1]
       if (!bracket) fail(ctx, `${table.id} has no bracket at ${x.toString()}`)
       return bracket.rate
@@ -369,7 +369,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       if (table?.kind !== 'lookup') fail(ctx, 'lookup() needs a lookup table')
       if (keys.length !== table.keys.length) fail(ctx, `lookup(${table.id}) takes ${table.keys.length} key(s)`)
       const values = keys.map((k) => k(rt))
-      const row = rt.lookup(table).get(lookupKey(values.map((v) => (isDec(v) ? v.toString() : (v as string)))))
+      const row = rt.lookup(table).get(rowKey(values))
       if (!row) fail(ctx, `${table.id} has no row for ${values.map((v) => describe(v)).join(', ')}`)
       return row as Value
     },
@@ -382,7 +382,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
     impl: (ctx, [, ...keys], rt, table) => {
       if (table?.kind !== 'lookup') fail(ctx, 'has_row() needs a lookup table')
       const values = keys.map((k) => k(rt))
-      return rt.lookup(table).has(lookupKey(values.map((v) => (isDec(v) ? v.toString() : (v as string)))))
+      return rt.lookup(table).has(rowKey(values))
     },
   },
   series: {
@@ -600,6 +600,13 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
   },
 }
 
+/** The key a lookup row is indexed under (tables.ts), from the values a formula looks it up by. */
+function rowKey(values: Value[]): string {
+  const text = (v: Value) => (isDec(v) ? v.toString() : (v as string))
+  // Most lookups have one key, whose key is its text: no list to build and join.
+  return values.length === 1 ? String(text(values[0]!)) : lookupKey(values.map(text))
+}
+
 function booleans(ctx: Ctx, v: Value, name: string): boolean[] {
   if (!Array.isArray(v)) fail(ctx, `${name}() takes a list, got ${describe(v)}`)
   return v.map((b) => bool(ctx, b, `item of ${name}()`))
@@ -615,7 +622,7 @@ function extreme(list: Dec[], above: 1 | -1): Dec {
   for (let i = 1; i < list.length; i++) {
     const y = list[i]!
     if (y.isNaN()) return y
-    const k = x.cmp(y)
+    const k = compare(x, y)
     if (k === above || (k === 0 && x.s === above)) x = y
   }
   return x

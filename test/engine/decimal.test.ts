@@ -1,8 +1,8 @@
-// A decimal as a JSON number: the fast conversion gives exactly the float decimal.js's own gives.
+// A decimal as a JSON number, and two decimals compared: the fast paths answer exactly as decimal.js's own.
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec, toNumber } from '../../engine/decimal.js'
+import { compare, Dec, toNumber } from '../../engine/decimal.js'
 
 const test = suite('engine/decimal: toNumber')
 
@@ -26,6 +26,19 @@ test('random decimals convert as decimal.js converts them', () => {
     fc.property(fc.oneof(decimal, rounded), (x) => Object.is(toNumber(x), x.toNumber())),
     { numRuns: 20000 },
   )
+})
+
+test('compare answers as cmp does: signs, zeros, lengths, NaN and infinities', () => {
+  const special = ['0', '-0', 'NaN', 'Infinity', '-Infinity', '1', '-1', '1.0000001', '1.00000010000001', '9999999', '10000000', '-10000000.5', '1e-7', '1e40', '-1e-40'].map((t) => new Dec(t))
+  const value = fc.oneof(
+    fc.constantFrom(...special),
+    fc.tuple(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), fc.integer({ min: -30, max: 30 })).map(([digits, power]) => new Dec(`${digits}e${power}`)),
+  )
+  fc.assert(
+    fc.property(value, value, (x, y) => Object.is(compare(x, y), x.cmp(y))),
+    { numRuns: 20000 },
+  )
+  for (const x of special) for (const y of special) assert.ok(Object.is(compare(x, y), x.cmp(y)), `${x.toString()} vs ${y.toString()}`)
 })
 
 test.run()
