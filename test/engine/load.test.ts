@@ -62,4 +62,10 @@ test('a schedule base amount that disagrees with its brackets is refused', () =>
   ])
 })
 
+test('a condition that reads a path into a fact is refused where the checks stand', () => {
+  assert.equal(problems('condition-path', 'rules/demo/flat.yaml'), [
+    "rules/demo/flat.yaml:20:3: malformed check: a path into a fact (path: $[0]) is not supported; read the field in the fact's expression",
+  ])
+})
+
 test.run()
