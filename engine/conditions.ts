@@ -2,11 +2,12 @@
  * @module Condition trees of decisions and checks, compiled at load to synchronous tests.
  *
  * A rule set writes its decisions and checks as json-rules-engine conditions. Running them through
- * json-rules-engine costs about 80 µs a run (promises per condition, a deep clone of the conditions
- * for each result, an event emitter, a fact cache keyed by hashing), and a request pays it once per
- * decision and per check stage of every rule set it reaches: a QTIP search reaches hundreds. Compiled
- * here to plain closures, the same tree costs well under a microsecond, and the evaluation needs no
- * promise at all. decide.ts still builds each json-rules-engine Engine once at load, to validate the
+ * json-rules-engine costs tens of microseconds a run (measured: 17 µs for New York's three-rule
+ * decision, 40 µs for the state dispatcher's nine checks; promises per condition, a deep clone of the
+ * conditions for each result, an event emitter, a fact cache keyed by hashing), and a request pays it
+ * once per decision and per check stage of every rule set it reaches: a QTIP search reaches hundreds.
+ * Compiled here to plain closures, the same tree costs well under a microsecond, and the evaluation
+ * needs no promise at all. decide.ts still builds each json-rules-engine Engine once at load, to validate the
  * rules with its own messages and as the reference a test holds these closures to.
  *
  * The semantics are json-rules-engine 7's, including the corners:
@@ -54,12 +55,12 @@ export function toDec(v: unknown): Dec | undefined {
 
 /** A decimal operator as json-rules-engine's addOperator takes it (decide.ts registers these). */
 export function decimalOperator(name: string): Compare {
-  const compare = DECIMAL_COMPARISONS[name]!
+  const holds = DECIMAL_COMPARISONS[name]!
   return (a, b) => {
     const x = toDec(a)
     const y = toDec(b)
     if (!x || !y) throw new EvaluationError(`operator ${name} compares amounts, got ${String(a)} and ${String(b)}`)
-    return compare(x, y)
+    return holds(x, y)
   }
 }
 
@@ -155,8 +156,8 @@ function leaf(c: Raw): Test {
 
   const builtin = BUILTINS[operator]
   if (builtin) return (facts) => builtin(left(facts), right(facts))
-  const compare = DECIMAL_COMPARISONS[operator]
-  if (!compare) {
+  const holds = DECIMAL_COMPARISONS[operator]
+  if (!holds) {
     // ruleset.ts reports the unknown operator at load; the engine would fail here when run.
     return () => {
       throw new EvaluationError(`Unknown operator: ${operator}`)
@@ -168,7 +169,7 @@ function leaf(c: Raw): Test {
   if (written) {
     return (facts) => {
       const a = left(facts)
-      return isDec(a) ? compare(a, written) : operate(a, value)
+      return isDec(a) ? holds(a, written) : operate(a, value)
     }
   }
   return (facts) => operate(left(facts), right(facts))
