@@ -311,11 +311,7 @@ class Evaluation {
     for (const c of node.carry) carried[c.name] = c.start.run(scope)
     const out: Value[] = []
     for (const item of list) {
-      // A record item's fields are its names; nothing writes to them, so without carried values the
-      // record itself serves, uncopied.
-      const fields = item as Record<string, Value>
-      const record = item !== null && typeof item === 'object' && !isDec(item) && !Array.isArray(item)
-      const bound = node.as ? { [node.as]: item, ...carried } : record && node.carry.length === 0 ? fields : { ...fields, ...carried }
+      const bound = node.as ? { [node.as]: item, ...carried } : { ...(item as Record<string, Value>), ...carried }
       const child = new Scope(this, node.scope, bound, scope)
       this.prepare(child)
       out.push(this.render(node.result, child) ?? null)
