@@ -3,9 +3,12 @@
  * what was read, the notes the rules raise, and (on request) a step-by-step explanation.
  *
  * Formulas are computed lazily and once each, so a branch not taken reads no parameter and cites
- * nothing. Decisions and calls (the only asynchronous nodes) run first, in dependency order.
+ * nothing. Decisions and calls run first, in dependency order, so their citations and notes come in
+ * one order whatever the outputs read. Everything runs synchronously: a decision is a compiled test
+ * (conditions.ts), so a call is a plain function call and a search of hundreds of calls pays for no
+ * promise; `evaluate` is async only for its callers.
  */
-import { Dec, isDec } from './decimal.js'
+import { Dec, isDec, toNumber } from './decimal.js'
 import { EvaluationError, InputError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
@@ -62,7 +65,7 @@ export async function evaluate(catalog: Catalog, id: string, input: Record<strin
   const rs = catalog.ruleSets.get(id)
   if (!rs) throw new EvaluationError(`unknown rule set ${id}`)
   const collector = new Collector(options.explain === true)
-  const result = await run(catalog, rs, toValues(rs.inputs, input), collector)
+  const result = run(catalog, rs, toValues(rs.inputs, input), collector)
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
     citations: [...collector.citations.keys()],
@@ -76,13 +79,13 @@ export async function evaluate(catalog: Catalog, id: string, input: Record<strin
   return out
 }
 
-async function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, collector: Collector): Promise<Record<string, Value>> {
+function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, collector: Collector): Record<string, Value> {
   const ev = new Evaluation(catalog, rs, collector, inputs)
   ev.setDate()
   collector.cite(rs.references)
-  await check(rs, ev, false)
-  await ev.prepare(ev.root)
-  await check(rs, ev, true)
+  check(rs, ev, false)
+  ev.prepare(ev.root)
+  check(rs, ev, true)
   const result = ev.render(rs.outputs, ev.root) as Record<string, Value>
   for (const note of rs.notes) {
     if (note.when && ev.bool(note.when.run(ev.root), 'note condition') === false) continue
@@ -92,12 +95,12 @@ async function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>,
 }
 
 /** Run one stage of a rule set's input checks; any failure is a 400 naming each field. */
-async function check(rs: RuleSet, ev: Evaluation, late: boolean): Promise<void> {
+function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
   for (const stage of rs.checks) {
     if (stage.late !== late) continue
     const facts: Record<string, Value> = {}
     for (const [f, e] of stage.facts) facts[f] = e.run(ev.root)
-    const failures = await stage.engine.failures(facts)
+    const failures = stage.engine.failures(facts)
     if (failures.length === 0) continue
     const details = failures.map((f) => ({ field: f.field, message: text(stage.messages[f.index] ?? [f.message], ev.root) }))
     const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
@@ -158,6 +161,11 @@ class Evaluation {
   root: Scope
   date = ''
   dateGiven = true
+  /**
+   * Each table as read on the calculation date. A second read of one (a lookup per list item) has
+   * nothing left to cite or note, so it is answered from here; only an explanation records it again.
+   */
+  private readonly readOnDate = new Map<TableEntry, Dated<unknown>>()
   constructor(
     readonly catalog: Catalog,
     readonly rs: RuleSet,
@@ -189,15 +197,26 @@ class Evaluation {
     this.use(entry)
     this.collector.cite(dated.references)
     if (dated.unverified) this.collector.note(`${entry.label}: ${dated.unverified}`)
+    this.trace(entry, dated)
+    return dated
+  }
+
+  /** A read, in the explanation's step being computed (when one is). */
+  trace(entry: TableEntry, dated: Dated<unknown>) {
     const frame = this.collector.frames[this.collector.frames.length - 1]
     if (frame) frame.push({ id: entry.id, effective_date: dated.from, ...(isDec(dated.value) ? { value: dated.value.toString() } : {}) })
-    return dated
   }
 
   /** The value of a table on the calculation date, with its citation, data date and caveats. */
   read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
+    const known = this.readOnDate.get(entry) as Dated<T> | undefined
+    if (known) {
+      if (this.collector.frames.length > 0) this.trace(entry, known)
+      return known
+    }
     if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
     const dated = this.readAt(entry, history, this.date)
+    this.readOnDate.set(entry, dated)
     if (!this.dateGiven) {
       const year = this.date.slice(0, 4)
       const later = history.find((h) => h.from > this.date && h.from.startsWith(year))
@@ -246,34 +265,34 @@ class Evaluation {
     this.collector.steps!.push(s)
   }
 
-  /** Evaluate the asynchronous nodes of a scope (decisions, calls, lists holding them), in order. */
-  async prepare(scope: Scope): Promise<void> {
-    for (const name of scope.def.asyncOrder) {
+  /** Evaluate the nodes a scope evaluates first (decisions, calls, lists holding them), in order. */
+  prepare(scope: Scope): void {
+    for (const name of scope.def.firstOrder) {
       const node = scope.def.formulas.get(name)!
       let value: Value
-      if (node.kind === 'call') value = await this.call(node, scope)
-      else if (node.kind === 'decision') value = await this.decide(node, scope)
+      if (node.kind === 'call') value = this.call(node, scope)
+      else if (node.kind === 'decision') value = this.decide(node, scope)
       else if (node.kind === 'each') {
-        value = await this.eachAsync(node, scope)
+        value = this.each(node, scope)
         this.collector.cite(node.references)
-      } else throw new EvaluationError(`${this.rs.id}: '${name}' is not asynchronous`)
+      } else throw new EvaluationError(`${this.rs.id}: '${name}' is not evaluated first`)
       scope.memo.set(name, value)
     }
   }
 
-  async decide(node: Node, scope: Scope): Promise<Value> {
+  decide(node: Node, scope: Scope): Value {
     if (node.kind !== 'decision') throw new EvaluationError('not a decision')
     if (this.collector.steps) this.collector.frames.push([])
     const facts: Record<string, Value> = {}
     for (const [f, e] of node.facts) facts[f] = e.run(scope)
-    const { outcome, references } = await node.decision.decide(facts)
+    const { outcome, references } = node.decision.decide(facts)
     const refs = [...node.references, ...references]
     this.collector.cite(refs)
     if (this.collector.steps) this.step(node, outcome, this.collector.frames.pop()!, refs)
     return outcome
   }
 
-  async call(node: CallNode, scope: Scope): Promise<Value> {
+  call(node: CallNode, scope: Scope): Value {
     if (node.when && !this.bool(node.when.run(scope), `when of '${node.name}'`)) return null
     let target = node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(scope.get(n)).toLowerCase())
     if (!this.catalog.ruleSets.has(target) && node.fallback) target = node.fallback
@@ -284,11 +303,8 @@ class Evaluation {
     return run(this.catalog, callee, toValues(callee.inputs, input), this.collector)
   }
 
-  /**
-   * The items of a list, one scope each, with the carried values passed on. It yields each item's
-   * scope before rendering it, so that an asynchronous caller can first evaluate what waits.
-   */
-  private *items(node: EachNode, scope: Scope): Generator<Scope, Value[], void> {
+  /** The items of a list, one scope each, with the carried values passed on. */
+  each(node: EachNode, scope: Scope): Value {
     const list = node.over.run(scope)
     if (!Array.isArray(list)) throw new EvaluationError(`${this.rs.id}: '${node.name}' maps over ${describe(list)}`)
     const carried: Record<string, Value> = {}
@@ -297,29 +313,12 @@ class Evaluation {
     for (const item of list) {
       const bound = node.as ? { [node.as]: item, ...carried } : { ...(item as Record<string, Value>), ...carried }
       const child = new Scope(this, node.scope, bound, scope)
-      yield child
+      this.prepare(child)
       out.push(this.render(node.result, child) ?? null)
       if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
       for (const c of node.carry) carried[c.name] = c.next.run(child)
     }
     return out
-  }
-
-  each(node: EachNode, scope: Scope): Value {
-    const it = this.items(node, scope)
-    let step = it.next()
-    while (!step.done) step = it.next()
-    return step.value
-  }
-
-  async eachAsync(node: EachNode, scope: Scope): Promise<Value> {
-    const it = this.items(node, scope)
-    let step = it.next()
-    while (!step.done) {
-      await this.prepare(step.value)
-      step = it.next()
-    }
-    return step.value
   }
 
   /**
@@ -401,7 +400,7 @@ class Evaluation {
 /** Request JSON to formula values: numbers become exact decimals through their shortest text. @api private */
 export function toValues(specs: Record<string, InputSpec>, raw: Record<string, unknown>): Record<string, Value> {
   const out: Record<string, Value> = {}
-  for (const [name, spec] of Object.entries(specs)) out[name] = toValue(spec, raw[name])
+  for (const name of Object.keys(specs)) out[name] = toValue(specs[name]!, raw[name])
   return out
 }
 
@@ -427,15 +426,12 @@ function toValue(spec: InputSpec, raw: unknown): Value {
 
 /** Formula values to JSON: decimals become numbers (money is rounded before it gets here). @api private */
 export function toJson(v: Value | undefined): unknown {
-  if (v === undefined) return undefined
-  if (isDec(v)) return v.toNumber()
+  if (v === undefined || v === null || typeof v !== 'object') return v
+  if (isDec(v)) return toNumber(v)
   if (Array.isArray(v)) return v.map(toJson)
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) out[k] = toJson(x)
-    return out
-  }
-  return v
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(v)) out[k] = toJson(v[k])
+  return out
 }
 
 /** A note's or a message's text with its values printed. */

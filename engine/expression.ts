@@ -7,7 +7,7 @@
  * tables file, or by its full id such as `estate.federal.rate_schedule`).
  */
 import jsep from 'jsep'
-import { Dec, isDec } from './decimal.js'
+import { Dec, compare, isDec } from './decimal.js'
 import { EvaluationError } from './errors.js'
 import { lookupKey, marginalTax, type TableEntry } from './tables.js'
 import type { Compiled, Runtime, Value } from './types.js'
@@ -162,6 +162,12 @@ function compile(node: Node, ctx: Ctx): Piece {
       const [head, ...rest] = chain as [string, ...string[]]
       if (ctx.resolver.hasValue(head)) {
         ctx.deps.add(head)
+        // A bare name is most reads, and a name with one field most of the rest.
+        if (rest.length === 0) return { fn: (rt) => rt.get(head) }
+        if (rest.length === 1) {
+          const key = rest[0]!
+          return { fn: (rt) => field(ctx, rt.get(head), key) }
+        }
         return {
           fn: (rt) => {
             let v = rt.get(head)
@@ -214,7 +220,7 @@ function value(node: Node, ctx: Ctx): Compiled {
 }
 
 function same(ctx: Ctx, a: Value, b: Value): boolean {
-  if (isDec(a) && isDec(b)) return a.eq(b)
+  if (isDec(a) && isDec(b)) return compare(a, b) === 0
   if (a === null || b === null) return a === b
   if (typeof a !== typeof b || isDec(a) || isDec(b)) fail(ctx, `cannot compare ${describe(a)} with ${describe(b)}`)
   return a === b
@@ -224,14 +230,16 @@ function binary(node: Node, ctx: Ctx): Compiled {
   const op = node.operator as string
   const left = value(node.left as Node, ctx)
   const right = value(node.right as Node, ctx)
-  const amounts = (f: (a: Dec, b: Dec) => Value): Compiled => (rt) =>
-    f(dec(ctx, left(rt), `left of ${op}`), dec(ctx, right(rt), `right of ${op}`))
+  // Written once here, not on every evaluation: they name an operand only when it is wrong.
+  const leftOf = `left of ${op}`
+  const rightOf = `right of ${op}`
+  const amounts = (f: (a: Dec, b: Dec) => Value): Compiled => (rt) => f(dec(ctx, left(rt), leftOf), dec(ctx, right(rt), rightOf))
   // Order compares two amounts, or two ISO dates (YYYY-MM-DD sorts as text in date order).
   const ordered = (f: (c: number) => boolean): Compiled => (rt) => {
     const a = left(rt)
     const b = right(rt)
     if (isDate(a) && isDate(b)) return f(a < b ? -1 : a > b ? 1 : 0)
-    return f(dec(ctx, a, `left of ${op}`).cmp(dec(ctx, b, `right of ${op}`)))
+    return f(compare(dec(ctx, a, leftOf), dec(ctx, b, rightOf)))
   }
   switch (op) {
     case '+':
@@ -279,16 +287,16 @@ const amountsOf = (ctx: Ctx, args: Compiled[], rt: Runtime, name: string): Dec[]
   const out: Dec[] = []
   for (const a of args) {
     const v = a(rt)
-    if (Array.isArray(v)) for (const item of v) out.push(dec(ctx, item, `item of ${name}()`))
-    else out.push(dec(ctx, v, `argument of ${name}()`))
+    if (Array.isArray(v)) for (const item of v) out.push(isDec(item) ? item : dec(ctx, item, `item of ${name}()`))
+    else out.push(isDec(v) ? v : dec(ctx, v, `argument of ${name}()`))
   }
   return out
 }
 
 /** The functions a formula may call. Each is general: no rate, threshold or date of law lives here. */
 const FUNCTIONS: Record<string, FunctionSpec> = {
-  min: { min: 1, max: 99, impl: (ctx, args, rt) => Dec.min(...nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min')) },
-  max: { min: 1, max: 99, impl: (ctx, args, rt) => Dec.max(...nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max')) },
+  min: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min'), 1) },
+  max: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max'), -1) },
   sum: { min: 1, max: 99, impl: (ctx, args, rt) => amountsOf(ctx, args, rt, 'sum').reduce((a, b) => a.plus(b), new Dec(0)) },
   abs: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of abs()').abs() },
   count: {
@@ -328,7 +336,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
     impl: (ctx, [, amount], rt, table) => {
       if (table?.kind !== 'marginal_rate_schedule') fail(ctx, 'marginal_rate() needs a marginal-rate schedule')
       const x = dec(ctx, amount!(rt), 'amount of marginal_rate()')
-      const brackets = rt.schedule(table).filter((b) => b.over.lte(x))
+      const brackets = rt.schedule(table).filter((b) => compare(b.over, x) < 1)
       const bracket = brackets[brackets.length - 1]
       if (!bracket) fail(ctx, `${table.id} has no bracket at ${x.toString()}`)
       return bracket.rate
@@ -361,7 +369,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       if (table?.kind !== 'lookup') fail(ctx, 'lookup() needs a lookup table')
       if (keys.length !== table.keys.length) fail(ctx, `lookup(${table.id}) takes ${table.keys.length} key(s)`)
       const values = keys.map((k) => k(rt))
-      const row = rt.lookup(table).get(lookupKey(values.map((v) => (isDec(v) ? v.toString() : (v as string)))))
+      const row = rt.lookup(table).get(rowKey(values))
       if (!row) fail(ctx, `${table.id} has no row for ${values.map((v) => describe(v)).join(', ')}`)
       return row as Value
     },
@@ -374,7 +382,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
     impl: (ctx, [, ...keys], rt, table) => {
       if (table?.kind !== 'lookup') fail(ctx, 'has_row() needs a lookup table')
       const values = keys.map((k) => k(rt))
-      return rt.lookup(table).has(lookupKey(values.map((v) => (isDec(v) ? v.toString() : (v as string)))))
+      return rt.lookup(table).has(rowKey(values))
     },
   },
   series: {
@@ -592,9 +600,32 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
   },
 }
 
+/** The key a lookup row is indexed under (tables.ts), from the values a formula looks it up by. */
+function rowKey(values: Value[]): string {
+  const text = (v: Value) => (isDec(v) ? v.toString() : (v as string))
+  // Most lookups have one key, whose key is its text: no list to build and join.
+  return values.length === 1 ? String(text(values[0]!)) : lookupKey(values.map(text))
+}
+
 function booleans(ctx: Ctx, v: Value, name: string): boolean[] {
   if (!Array.isArray(v)) fail(ctx, `${name}() takes a list, got ${describe(v)}`)
   return v.map((b) => bool(ctx, b, `item of ${name}()`))
+}
+
+/**
+ * The least (`above` 1) or greatest (`above` -1) amount, chosen as decimal.js's min and max choose
+ * (a tie goes to the later amount while the kept one is positive, so min(0, -0) is -0; NaN wins),
+ * without the copy of every argument they make.
+ */
+function extreme(list: Dec[], above: 1 | -1): Dec {
+  let x = list[0]!
+  for (let i = 1; i < list.length; i++) {
+    const y = list[i]!
+    if (y.isNaN()) return y
+    const k = compare(x, y)
+    if (k === above || (k === 0 && x.s === above)) x = y
+  }
+  return x
 }
 
 function nonEmpty(ctx: Ctx, list: Dec[], name: string): Dec[] {

@@ -10,8 +10,7 @@ import { join, relative, sep } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { RuleLoadError, type Problem } from './errors.js'
-import { parseExact } from './decimal.js'
-import type { Rounding } from './round.js'
+import { rounding, type Rounding } from './round.js'
 import { compileRuleSet, type RuleSet } from './ruleset.js'
 import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema } from './schemas.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
@@ -157,7 +156,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
 
   const shared = new Map<string, Rounding>()
   const sharedRaw = (serviceSource?.data as { roundings?: Record<string, { step: string; mode: Rounding['mode'] }> } | undefined)?.roundings
-  for (const [name, r] of Object.entries(sharedRaw ?? {})) shared.set(name, { step: parseExact(r.step), mode: r.mode })
+  for (const [name, r] of Object.entries(sharedRaw ?? {})) shared.set(name, rounding(r.step, r.mode))
 
   const ruleSources = new Map<string, SourceFile>()
   const endpointSources: SourceFile[] = []

@@ -9,7 +9,7 @@ import { Checks, Decision, OPERATORS, conditionFacts, type CheckRule } from './d
 import { Dec, isExactText, parseExact } from './decimal.js'
 import type { Problem } from './errors.js'
 import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
-import type { Rounding, RoundingMode } from './round.js'
+import { rounding, type Rounding, type RoundingMode } from './round.js'
 import type { PathSegment, SourceFile } from './source.js'
 import { toCitations, type Citation, type TableEntry } from './tables.js'
 import type { Value } from './types.js'
@@ -78,10 +78,11 @@ export interface ScopeDef {
   /** Dependency order of the formulas. */
   order: string[]
   /**
-   * The asynchronous nodes (decisions, calls, and lists whose items hold either), in dependency
-   * order: evaluated before anything else in the scope reads them.
+   * The decisions, calls, and lists whose items hold either, in dependency order: evaluated before
+   * anything else in the scope, so that what they cite and note comes in one order whatever the
+   * outputs read, and so that a check reading none of them runs before them.
    */
-  asyncOrder: string[]
+  firstOrder: string[]
 }
 
 /** The shape of a result: nested fields whose leaves are expressions. */
@@ -147,7 +148,7 @@ export function compileRuleSet(
   const raw = source.data as Raw
   const roundings = new Map<string, Rounding>(shared)
   for (const [name, r] of Object.entries((raw.roundings ?? {}) as Record<string, { step: string; mode: RoundingMode }>)) {
-    roundings.set(name, { step: parseExact(r.step), mode: r.mode })
+    roundings.set(name, rounding(r.step, r.mode))
   }
   const c: Compiler = { source, problems, tables, roundings, allTables: new Set(), calls: [] }
   const inputs: Record<string, InputSpec> = {}
@@ -179,7 +180,7 @@ export function compileRuleSet(
   if (rawChecks.length > 0) {
     // A message may print values of the request, as a note does: "{year_month(valuation_date)}".
     const messages = rawChecks.map((ch, i) => noteParts(c, ch.message, ['checks', i, 'message'], rootResolver))
-    const waits = waitsForAsync(root)
+    const waits = waitsForFirst(root)
     for (const late of [false, true]) {
       const facts = new Map<string, CompiledExpression>()
       const rules: CheckRule[] = []
@@ -200,7 +201,8 @@ export function compileRuleSet(
     }
   }
 
-  // A fixed point is iterated synchronously: a decision or call inside one has no place to wait.
+  // Decisions and calls are evaluated first in their scope (evaluate.ts, prepare); the iterates of a
+  // fixed point are scopes the solver makes on demand, which never get that pass.
   for (const node of root.formulas.values()) {
     for (const solve of [node, ...nested(node)].filter((n) => n.kind === 'solve')) {
       for (const inner of nested(solve)) {
@@ -308,26 +310,26 @@ function compileScope(
     formulas.set(name, node)
   }
   const sorted = order(c, formulas)
-  return { formulas, order: sorted, asyncOrder: sorted.filter((n) => isAsync(formulas.get(n)!)) }
+  return { formulas, order: sorted, firstOrder: sorted.filter((n) => isFirst(formulas.get(n)!)) }
 }
 
-/** Whether a root name is, or reads through formulas, a node evaluated asynchronously. */
-function waitsForAsync(root: ScopeDef): (name: string) => boolean {
+/** Whether a root name is, or reads through formulas, a node the scope evaluates first. */
+function waitsForFirst(root: ScopeDef): (name: string) => boolean {
   const memo = new Map<string, boolean>()
   const waits = (name: string): boolean => {
     const known = memo.get(name)
     if (known !== undefined) return known
     memo.set(name, false)
     const node = root.formulas.get(name)
-    const result = node !== undefined && (isAsync(node) || [...node.deps].some(waits))
+    const result = node !== undefined && (isFirst(node) || [...node.deps].some(waits))
     memo.set(name, result)
     return result
   }
   return waits
 }
 
-function isAsync(node: Node): boolean {
-  return node.kind === 'decision' || node.kind === 'call' || (node.kind === 'each' && node.scope.asyncOrder.length > 0)
+function isFirst(node: Node): boolean {
+  return node.kind === 'decision' || node.kind === 'call' || (node.kind === 'each' && node.scope.firstOrder.length > 0)
 }
 
 function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], resolver: NameResolver): Node | undefined {

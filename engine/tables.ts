@@ -4,7 +4,7 @@
  * Each is compiled once at load from a validated YAML entry. A value history is a list of
  * `{from, value}` sorted by effective date; `at(date)` answers the value in force on that date.
  */
-import { Dec, isExactText, parseExact } from './decimal.js'
+import { Dec, compare, isExactText, parseExact } from './decimal.js'
 import type { PathSegment, SourceFile } from './source.js'
 import type { Problem } from './errors.js'
 
@@ -76,7 +76,7 @@ export function at<T>(history: Dated<T>[], date: string): Dated<T> | undefined {
 export function marginalTax(brackets: Bracket[], amount: Dec): Dec {
   let chosen: Bracket | undefined
   for (const b of brackets) {
-    if (amount.gt(b.over)) chosen = b
+    if (compare(amount, b.over) > 0) chosen = b
     else break
   }
   if (!chosen) return new Dec(0)

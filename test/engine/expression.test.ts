@@ -1,4 +1,5 @@
 // Formulas: exact decimal arithmetic, and the names and functions they may use.
+import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Dec } from '../../engine/decimal.js'
@@ -21,6 +22,25 @@ test('the ternary, comparisons and functions work on amounts', () => {
   assert.is(String(run('a > b ? 1 : max(a, b, 5)')), '5')
   assert.is(String(run('sum(items.x)')), '3')
   assert.is(String(run('count(items)')), '2')
+})
+
+test('min and max choose as decimal.js chooses, ties and signed zeros included', () => {
+  const amount = fc.oneof(fc.constantFrom('0', '-0', '1', '-1', '0.5'), fc.integer({ min: -3, max: 3 }).map(String))
+  fc.assert(
+    fc.property(fc.array(amount, { minLength: 1, maxLength: 5 }), (texts) => {
+      const list = texts.map((t) => new Dec(t))
+      const args = texts.map((_, i) => `x${i}`)
+      const scope: Record<string, Value> = Object.fromEntries(list.map((d, i) => [`x${i}`, d]))
+      const own = { hasValue: (n: string) => n in scope, table: () => undefined }
+      const get = { get: (n: string) => scope[n]! } as unknown as Runtime
+      for (const [f, reference] of [['min', Dec.min(...list)], ['max', Dec.max(...list)]] as const) {
+        const ours = compileExpression(`${f}(${args.join(', ')})`, own).run(get) as Dec
+        if (!Object.is(ours.toNumber(), reference.toNumber())) return false
+      }
+      return true
+    }),
+    { numRuns: 3000 },
+  )
 })
 
 test('an unknown name is a compile error naming it', () => {

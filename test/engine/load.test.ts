@@ -68,4 +68,10 @@ test('an unknown keyword in a request schema (a description cut short by a comma
   ])
 })
 
+test('a condition that reads a path into a fact is refused where the checks stand', () => {
+  assert.equal(problems('condition-path', 'rules/demo/flat.yaml'), [
+    "rules/demo/flat.yaml:20:3: malformed check: a path into a fact (path: $[0]) is not supported; read the field in the fact's expression",
+  ])
+})
+
 test.run()

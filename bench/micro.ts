@@ -1,0 +1,263 @@
+/**
+ * @module The in-process bench (no HTTP): start-up, one engine evaluation per rule set and endpoint
+ * class, and a replay of every golden case, each against the targets of issue 5.
+ *
+ * Every evaluation is a golden case's own input answered through `answer()` (request check, rule
+ * sets, envelope), so a row measures what a caller's request costs the engine, on an input whose
+ * answer the golden tests verify. Each row is timed call by call, in rounds interleaved with the
+ * other rows after a warm-up round, and reports the median: other work on the machine (builds, tests)
+ * moves a median less than a mean, and the minimum shows what a quiet machine gives.
+ *
+ *   node dist/bench/micro.js        prints the table
+ *
+ * `microBench()` measures and `formatMicro()` prints, so bench/run.ts can show the table beside its
+ * load test.
+ */
+import { spawnSync } from 'node:child_process'
+import { cpus, loadavg } from 'node:os'
+import { basename } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { answer, loadCatalog, type Catalog } from '../engine/index.js'
+import { check, readGolden, run, type GoldenCase, type GoldenFile } from '../tools/golden.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
+import type { StartupSample } from './startup.js'
+
+export type MicroGroup = 'start-up' | 'evaluation' | 'replay'
+
+export interface MicroRow {
+  group: MicroGroup
+  /** What is measured, as the target names it. */
+  name: string
+  /** The golden case measured (file: case), where the row is one. */
+  source?: string
+  unit: 'µs' | 'ms'
+  median: number
+  min: number
+  p90: number
+  /** How many timed runs the figures are taken over. */
+  runs: number
+  /** The target of issue 5 for the median, in `unit`, where there is one. */
+  target?: number
+  holds?: boolean
+  note?: string
+}
+
+export interface MicroReport {
+  node: string
+  cpus: number
+  /** Load average over the last minute when the bench started: other work on the machine adds noise. */
+  load_average: number
+  rows: MicroRow[]
+}
+
+/** Targets of issue 5. */
+const TARGET = {
+  startup_ms: 1000,
+  state_us: 50,
+  federal_us: 150,
+  qtip_ms: 50,
+}
+
+export interface MicroOptions {
+  /** Fresh processes timed for the cold start-up. */
+  startupRuns?: number
+  /** Wall time spent timing each microsecond-scale row, over all rounds (the QTIP search gets four times as much). */
+  budgetMs?: number
+  /** Rounds the rows are timed in, after one round of warm-up. */
+  rounds?: number
+}
+
+/** One evaluation row: a golden case picked by its file and (part of) its name. */
+interface RowSpec {
+  name: string
+  file: string
+  /** Part of the case's name; without it, the file's first case that expects an answer. */
+  caseName?: string
+  unit: MicroRow['unit']
+  target?: number
+}
+
+function rowSpecs(files: GoldenFile[]): RowSpec[] {
+  const states = files
+    .filter((f) => f.file.includes('golden/estate/state/'))
+    .map((f): RowSpec => {
+      const code = basename(f.file, '.yaml')
+      if (code === 'ny') return { name: 'state NY near its cliff', file: f.file, caseName: 'One dollar beyond 105%', unit: 'µs', target: TARGET.state_us }
+      if (code === 'pa') return { name: 'state PA, five beneficiaries', file: f.file, caseName: 'Five beneficiaries', unit: 'µs', target: TARGET.state_us }
+      return { name: `state ${code === 'no_tax' ? 'without estate tax' : code.toUpperCase()}`, file: f.file, unit: 'µs', target: TARGET.state_us }
+    })
+  const planning = 'test/golden/estate_planning/'
+  return [
+    ...states,
+    { name: 'federal, NY domicile beyond the cliff', file: 'test/golden/estate/federal.yaml', caseName: 'A New York domicile beyond the cliff', unit: 'µs', target: TARGET.federal_us },
+    { name: 'federal, IL domicile (solved)', file: 'test/golden/estate/federal.yaml', caseName: 'An Illinois domicile', unit: 'µs', target: TARGET.federal_us },
+    { name: 'federal, no state tax', file: 'test/golden/estate/federal.yaml', unit: 'µs', target: TARGET.federal_us },
+    { name: 'inherited IRA schedule', file: `${planning}inherited_ira.yaml`, unit: 'µs' },
+    { name: 'annual gifts', file: `${planning}annual_gifts.yaml`, unit: 'µs' },
+    { name: 'GRAT, zeroed-out 2-year', file: `${planning}split_interest_trusts.yaml`, caseName: 'A zeroed-out 2-year GRAT', unit: 'µs' },
+    { name: 'QTIP optimizer full search (NY $20M)', file: `${planning}qtip_election.yaml`, caseName: 'New York $20,000,000 estate', unit: 'ms', target: TARGET.qtip_ms },
+  ]
+}
+
+function findCase(files: GoldenFile[], spec: RowSpec): { file: GoldenFile; c: GoldenCase } {
+  const file = files.find((f) => f.file === spec.file)
+  const c = file?.cases.find((x) => (spec.caseName ? x.name.includes(spec.caseName) : x.expect !== undefined))
+  if (!file || !c) throw new Error(`bench: no golden case ${spec.caseName ?? '(first answered)'} in ${spec.file}`)
+  return { file, c }
+}
+
+/** The median, minimum and 90th percentile of timings, in their unit. */
+function summarize(samples: number[]): Pick<MicroRow, 'median' | 'min' | 'p90' | 'runs'> {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+  return { median: at(0.5), min: sorted[0]!, p90: at(0.9), runs: sorted.length }
+}
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6
+
+/** Time `fn` call by call until both the budget is spent and `minRuns` are taken. */
+async function time(fn: () => Promise<unknown>, budgetMs: number, minRuns: number): Promise<number[]> {
+  const samples: number[] = []
+  const until = nowMs() + budgetMs
+  while (samples.length < minRuns || nowMs() < until) {
+    const t0 = nowMs()
+    await fn()
+    samples.push(nowMs() - t0)
+  }
+  return samples
+}
+
+/** Cold start-up: each run a fresh node process that loads the catalog once (bench/startup.ts). */
+function startupRows(runs: number): MicroRow[] {
+  const script = fileURLToPath(new URL('./startup.js', import.meta.url))
+  const samples: StartupSample[] = []
+  for (let i = 0; i < runs; i++) {
+    const child = spawnSync(process.execPath, [script], { cwd: ROOT, encoding: 'utf8', env: process.env })
+    if (child.status !== 0) throw new Error(`bench: start-up run failed: ${child.stderr}`)
+    samples.push(JSON.parse(child.stdout.trim()) as StartupSample)
+  }
+  const load = summarize(samples.map((s) => s.load_ms))
+  const boot = summarize(samples.map((s) => s.boot_and_import_ms + s.load_ms))
+  const what = `${samples[0]!.rule_sets} rule sets, ${samples[0]!.tables} tables`
+  return [
+    { group: 'start-up', name: 'load + validate + compile, cold', unit: 'ms', ...load, target: TARGET.startup_ms, holds: load.median < TARGET.startup_ms, note: `fresh process each run; ${what}` },
+    { group: 'start-up', name: 'node boot to catalog ready, cold', unit: 'ms', ...boot, note: 'includes node itself and the module imports' },
+  ]
+}
+
+/** The same load repeated in this process: what a warm JIT makes of it (not what start-up pays). */
+function warmLoadRow(runs: number): MicroRow {
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = nowMs()
+    loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+    samples.push(nowMs() - t0)
+  }
+  return { group: 'start-up', name: 'load + validate + compile, warm', unit: 'ms', ...summarize(samples), note: 'repeated in one process; for comparison only' }
+}
+
+interface Timed {
+  spec: RowSpec
+  source: string
+  call: () => Promise<unknown>
+  samples: number[]
+}
+
+/** A row's case, checked against its golden answer: a case whose answer is wrong is not a measure. */
+async function prepare(catalog: Catalog, files: GoldenFile[], spec: RowSpec): Promise<Timed> {
+  const { file, c } = findCase(files, spec)
+  const mismatches = check(c, await run(catalog, file.endpoint, c.input))
+  if (mismatches.length > 0) throw new Error(`bench: ${file.file}: ${c.name} does not match its golden answer`)
+  const endpoint = catalog.endpoints.find((e) => e.operation_id === file.endpoint)!
+  return { spec, source: `${file.file}: ${c.name}`, call: () => answer(catalog, endpoint, c.input), samples: [] }
+}
+
+/**
+ * Time every row in interleaved rounds (each round gives each row a slice of the budget), so that a
+ * burst of other work on the machine lands on many rows a little rather than on one row wholly.
+ * The first round is the warm-up and is not kept.
+ */
+async function timeRows(rows: Timed[], budgetMs: number, rounds: number): Promise<void> {
+  for (let round = 0; round <= rounds; round++) {
+    for (const row of rows) {
+      const slow = row.spec.unit === 'ms'
+      const slice = (slow ? budgetMs * 4 : budgetMs) / rounds
+      const samples = await time(row.call, slice, slow ? 4 : 40)
+      if (round > 0) row.samples.push(...samples)
+    }
+  }
+}
+
+function evaluationRow(row: Timed): MicroRow {
+  const { spec } = row
+  const stats = summarize(row.samples.map((s) => (spec.unit === 'µs' ? s * 1000 : s)))
+  const out: MicroRow = { group: 'evaluation', name: spec.name, source: row.source, unit: spec.unit, ...stats }
+  if (spec.target !== undefined) {
+    out.target = spec.target
+    out.holds = stats.median < spec.target
+  }
+  return out
+}
+
+/** Every golden case answered once per pass, several passes; the median pass. */
+async function replayRow(catalog: Catalog, files: GoldenFile[]): Promise<MicroRow> {
+  const cases = files.flatMap((f) => f.cases.map((c) => ({ endpoint: f.endpoint, c })))
+  const pass = async () => {
+    let failed = 0
+    for (const { endpoint, c } of cases) if (check(c, await run(catalog, endpoint, c.input)).length > 0) failed++
+    return failed
+  }
+  const failed = await pass()
+  if (failed > 0) throw new Error(`bench: ${failed} golden case(s) do not match`)
+  // A pass is tens of milliseconds: the first one above was its warm-up.
+  const samples = await time(pass, 2000, 5)
+  return { group: 'replay', name: `replay every golden case (${cases.length})`, unit: 'ms', ...summarize(samples), note: 'warm; answer() and the comparison' }
+}
+
+/** Measure start-up, each evaluation row and the replay. @api public */
+export async function microBench(options: MicroOptions = {}): Promise<MicroReport> {
+  const budgetMs = options.budgetMs ?? 600
+  const report: MicroReport = { node: process.version, cpus: cpus().length, load_average: Number(loadavg()[0]!.toFixed(2)), rows: [] }
+  // Cold first, before this process has loaded anything that could share a cache with the children.
+  report.rows.push(...startupRows(options.startupRuns ?? 7))
+  report.rows.push(warmLoadRow(5))
+  const catalog = loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+  const { files, problems } = readGolden(GOLDEN_DIR, ROOT)
+  if (problems.length > 0) throw new Error(`bench: malformed golden files: ${problems.join('; ')}`)
+  const timed: Timed[] = []
+  for (const spec of rowSpecs(files)) timed.push(await prepare(catalog, files, spec))
+  await timeRows(timed, budgetMs, options.rounds ?? 5)
+  report.rows.push(...timed.map(evaluationRow))
+  report.rows.push(await replayRow(catalog, files))
+  return report
+}
+
+/** The report as a plain-text table. @api public */
+export function formatMicro(report: MicroReport): string {
+  const fmt = (v: number, unit: MicroRow['unit']) => (unit === 'µs' || v < 10 ? v.toFixed(1) : v.toFixed(0))
+  const header = ['', 'row', 'median', 'min', 'p90', 'runs', 'target', 'holds']
+  const lines = report.rows.map((r) => [
+    r.group,
+    r.name,
+    `${fmt(r.median, r.unit)} ${r.unit}`,
+    `${fmt(r.min, r.unit)} ${r.unit}`,
+    `${fmt(r.p90, r.unit)} ${r.unit}`,
+    String(r.runs),
+    r.target === undefined ? '' : `< ${r.target} ${r.unit}`,
+    r.holds === undefined ? '' : r.holds ? 'yes' : 'NO',
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
+  const pad = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
+  const missed = report.rows.filter((r) => r.holds === false).map((r) => r.name)
+  return [
+    `micro bench (in process, no HTTP): node ${report.node}, ${report.cpus} cpus, load average ${report.load_average} at start`,
+    pad(header),
+    ...lines.map(pad),
+    missed.length === 0 ? 'every target holds' : `targets missed: ${missed.join('; ')}`,
+  ].join('\n')
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const report = await microBench()
+  console.log(formatMicro(report))
+}
