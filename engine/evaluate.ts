@@ -215,6 +215,15 @@ class Evaluation {
       return known
     }
     if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
+    const field = this.rs.date?.input
+    // A date the caller sent that comes before the law the rules hold is the caller's to change (400);
+    // the supported years' defaults are checked at load, so any other miss is a defect in the rules.
+    if (this.dateGiven && field && history.length > 0 && this.date < history[0]!.from) {
+      const from = history[0]!.from
+      throw new InputError('unsupported_parameter', `${field} ${this.date} is before ${from}, the earliest date the rules hold for ${entry.label}; supported: from ${from}`, [
+        { field, message: `supported: from ${from}` },
+      ])
+    }
     const dated = this.readAt(entry, history, this.date)
     this.readOnDate.set(entry, dated)
     if (!this.dateGiven) {

@@ -38,7 +38,7 @@ const gratCase = fc
     trust_type: fc.constantFrom(...(schema.trust_type.enum as string[])),
     month: fc.constantFrom(...MONTHS),
     day: fc.integer({ min: 1, max: 28 }),
-    own_rate: fc.option(fc.double({ min: 0.001, max: 0.15, noNaN: true }), { nil: undefined, freq: 4 }),
+    own_rate: fc.option(fc.double({ min: 0.002, max: 0.15, noNaN: true }), { nil: undefined, freq: 4 }),
     initial_value: fc.oneof(money(50e6), fc.double({ min: 0.01, max: 1e9, noNaN: true })),
     term_years: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 100 })),
     payment_frequency: fc.option(fc.constantFrom(...(schema.payment_frequency.enum as string[])), { nil: undefined }),

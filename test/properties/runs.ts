@@ -9,14 +9,8 @@
  * A failure prints fast-check's seed and path. `FUZZ_SEED=<seed>` generates the same cases again;
  * with `FUZZ_PATH=<path>` as well, run only the file of the failed property
  * (`node dist/test/properties/<file>.test.js`): the path is that property's.
- *
- * Inputs that hit a defect already reported (each marked FOUND where it is left out) are kept out
- * of the arbitraries so the suite stays green; `FUZZ_KNOWN_BUGS=1` puts them back.
  */
 import * as fc from 'fast-check'
-
-/** Whether to generate the inputs of the defects already found (see FOUND in the property tests). */
-export const KNOWN_BUGS = Boolean(process.env.FUZZ_KNOWN_BUGS)
 
 /** The default of a cheap property: the reference that FUZZ_RUNS scales. */
 export const DEFAULT_RUNS = 40
