@@ -8,7 +8,8 @@
  * other rows after a warm-up round, and reports the median: other work on the machine (builds, tests)
  * moves a median less than a mean, and the minimum shows what a quiet machine gives.
  *
- *   node dist/bench/micro.js        prints the table
+ *   node dist/bench/micro.js        prints the table (about 40 s: seven fresh processes for the
+ *                                   cold start-up, then every row for its budget)
  *
  * `microBench()` measures and `formatMicro()` prints, so bench/run.ts can show the table beside its
  * load test.

@@ -30,6 +30,16 @@ export function parseExact(text: string): Dec {
   return new Dec(clean.slice(0, slash)).div(new Dec(clean.slice(slash + 1)))
 }
 
+/**
+ * A JSON number as the decimal of its shortest text, exactly `new Dec(String(n))`, at a third of the
+ * cost for the whole amounts requests mostly carry: decimal.js reads a number through that same text
+ * (or, below ten million, straight from the integer), except that it keeps the sign of -0, which the
+ * text drops. @api private
+ */
+export function fromNumber(n: number): Dec {
+  return new Dec(n === 0 ? 0 : n)
+}
+
 /** Whether a runtime value is a decimal. @api public */
 export function isDec(value: unknown): value is Dec {
   return value instanceof DecimalJs

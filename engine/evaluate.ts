@@ -8,7 +8,7 @@
  * (conditions.ts), so a call is a plain function call and a search of hundreds of calls pays for no
  * promise; `evaluate` is async only for its callers.
  */
-import { Dec, isDec, toNumber } from './decimal.js'
+import { Dec, fromNumber, isDec, toNumber } from './decimal.js'
 import { EvaluationError, InputError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
@@ -419,7 +419,8 @@ function toValue(spec: InputSpec, raw: unknown): Value {
     case 'amount':
     case 'integer':
       if (isDec(raw)) return raw
-      if (typeof raw === 'number' || typeof raw === 'string') return new Dec(String(raw))
+      if (typeof raw === 'number') return fromNumber(raw)
+      if (typeof raw === 'string') return new Dec(raw)
       break
     case 'object':
       if (typeof raw === 'object' && !Array.isArray(raw)) return toValues(spec.fields ?? {}, raw as Record<string, unknown>)

@@ -1,8 +1,9 @@
-// A decimal as a JSON number, and two decimals compared: the fast paths answer exactly as decimal.js's own.
+// A decimal as a JSON number and back, and two decimals compared: the fast paths answer exactly as
+// decimal.js's own.
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { compare, Dec, toNumber } from '../../engine/decimal.js'
+import { compare, Dec, fromNumber, toNumber } from '../../engine/decimal.js'
 
 const test = suite('engine/decimal: toNumber')
 
@@ -39,6 +40,20 @@ test('compare answers as cmp does: signs, zeros, lengths, NaN and infinities', (
     { numRuns: 20000 },
   )
   for (const x of special) for (const y of special) assert.ok(Object.is(compare(x, y), x.cmp(y)), `${x.toString()} vs ${y.toString()}`)
+})
+
+test('a JSON number becomes the decimal of its text, -0 and all', () => {
+  const parts = (x: Dec) => JSON.stringify([x.d, x.e, x.s])
+  const number = fc.oneof(
+    fc.double(),
+    fc.integer({ min: -1e9, max: 1e9 }),
+    fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 4 })).map(([n, places]) => n / 10 ** places),
+    fc.constantFrom(0, -0, 9999999, 10000000, -9999999, 1e21, 5e-324, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity),
+  )
+  fc.assert(
+    fc.property(number, (n) => parts(fromNumber(n)) === parts(new Dec(String(n)))),
+    { numRuns: 20000 },
+  )
 })
 
 test.run()
