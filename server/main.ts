@@ -11,8 +11,8 @@
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
-import { DATA_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
+import { loadCatalogOrExit } from '../tools/catalog.js'
+import { DATA_DIR, ROOT } from '../tools/paths.js'
 import { createApp } from './app.js'
 import { KeyStore } from './keys.js'
 
@@ -24,18 +24,7 @@ if (!Number.isInteger(workers) || workers < 1) {
   process.exit(1)
 }
 
-function load(): Catalog {
-  try {
-    return loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
-  } catch (error) {
-    if (error instanceof RuleLoadError) {
-      for (const p of error.problems) console.error(formatProblem(p))
-      console.error(`refusing to start: ${error.problems.length} problem(s) in the rule files`)
-      process.exit(1)
-    }
-    throw error
-  }
-}
+const load = loadCatalogOrExit
 
 async function openKeys(): Promise<KeyStore> {
   const keys = new KeyStore(join(DATA_DIR, 'keys.json'))
