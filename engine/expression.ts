@@ -9,7 +9,9 @@
 import jsep from 'jsep'
 import { Dec, compare, isDec } from './decimal.js'
 import { EvaluationError } from './errors.js'
+import { locate } from './locate.js'
 import { lookupKey, marginalTax, type TableEntry } from './tables.js'
+import type { PathSegment } from './source.js'
 import type { Compiled, Runtime, Value } from './types.js'
 
 /** Resolves the names a formula may use, at load. @api private */
@@ -25,12 +27,21 @@ export interface CompiledExpression {
   /** Names of values (not tables) the expression reads: its edges in the dependency graph. */
   deps: Set<string>
   tables: Set<TableEntry>
+  /** The parsed formula and its text, for the load-time type check (typing.ts). */
+  ast?: Node
+  text?: string
+  /** A record built field by field (a call's object input) instead of one formula. */
+  fields?: [string, CompiledExpression][]
+  /** Where the formula stands in its rule file, set by the rule set compiler. */
+  path?: PathSegment[]
 }
 
 export class CompileError extends Error {
   constructor(
     message: string,
-    readonly index = 0,
+    public index = 0,
+    /** The offending node, placed in the text by compileExpression when no index is given. */
+    readonly node?: Node,
   ) {
     super(message)
   }
@@ -55,9 +66,15 @@ export function compileExpression(text: string, resolver: NameResolver): Compile
     throw new CompileError(`cannot parse formula: ${e.message.replace(/ at character \d+$/, '')}`, e.index ?? 0)
   }
   const ctx: Ctx = { resolver, deps: new Set(), tables: new Set(), text }
-  const run = compile(ast, ctx)
+  let run: Piece
+  try {
+    run = compile(ast, ctx)
+  } catch (error) {
+    if (error instanceof CompileError && error.node && error.index === 0) error.index = locate(ast, text).get(error.node)?.start ?? 0
+    throw error
+  }
   if (run.table) throw new CompileError(`a table is not a value: call schedule(), lookup() or series() on it`)
-  return { run: run.fn, deps: ctx.deps, tables: ctx.tables }
+  return { run: run.fn, deps: ctx.deps, tables: ctx.tables, ast, text }
 }
 
 interface Piece {
@@ -178,7 +195,7 @@ function compile(node: Node, ctx: Ctx): Piece {
       }
       const id = chain.join('.')
       const table = ctx.resolver.table(id)
-      if (!table) throw new CompileError(`unknown name '${id}'`)
+      if (!table) throw new CompileError(`unknown name '${id}'`, 0, node)
       ctx.tables.add(table)
       if (table.kind === 'parameter') return { fn: (rt) => rt.parameter(table), parameter: table }
       return { fn: () => fail(ctx, `table ${id} used as a value`), table }
@@ -215,7 +232,7 @@ function compile(node: Node, ctx: Ctx): Piece {
 
 function value(node: Node, ctx: Ctx): Compiled {
   const piece = compile(node, ctx)
-  if (piece.table) throw new CompileError(`table ${piece.table.id} is not a value: call schedule(), lookup() or series() on it`)
+  if (piece.table) throw new CompileError(`table ${piece.table.id} is not a value: call schedule(), lookup() or series() on it`, 0, node)
   return piece.fn
 }
 
@@ -275,7 +292,7 @@ function binary(node: Node, ctx: Ctx): Compiled {
 
 type Impl = (ctx: Ctx, args: Compiled[], rt: Runtime, table?: TableEntry) => Value
 
-interface FunctionSpec {
+export interface FunctionSpec {
   min: number
   max: number
   /** The first argument is a table of this kind. */
@@ -294,7 +311,7 @@ const amountsOf = (ctx: Ctx, args: Compiled[], rt: Runtime, name: string): Dec[]
 }
 
 /** The functions a formula may call. Each is general: no rate, threshold or date of law lives here. */
-const FUNCTIONS: Record<string, FunctionSpec> = {
+export const FUNCTIONS: Record<string, FunctionSpec> = {
   min: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min'), 1) },
   max: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max'), -1) },
   sum: { min: 1, max: 99, impl: (ctx, args, rt) => amountsOf(ctx, args, rt, 'sum').reduce((a, b) => a.plus(b), new Dec(0)) },
@@ -635,20 +652,20 @@ function nonEmpty(ctx: Ctx, list: Dec[], name: string): Dec[] {
 
 function call(node: Node, ctx: Ctx): Compiled {
   const callee = node.callee as Node
-  if (callee.type !== 'Identifier') throw new CompileError('only named functions may be called')
+  if (callee.type !== 'Identifier') throw new CompileError('only named functions may be called', 0, callee)
   const name = callee.name as string
   const spec = FUNCTIONS[name]
-  if (!spec) throw new CompileError(`unknown function '${name}()'; known: ${Object.keys(FUNCTIONS).join(', ')}`)
+  if (!spec) throw new CompileError(`unknown function '${name}()'; known: ${Object.keys(FUNCTIONS).join(', ')}`, 0, callee)
   const argNodes = node.arguments as Node[]
   if (argNodes.length < spec.min || argNodes.length > spec.max) {
-    throw new CompileError(`${name}() takes ${spec.min === spec.max ? spec.min : `${spec.min} to ${spec.max}`} argument(s), got ${argNodes.length}`)
+    throw new CompileError(`${name}() takes ${spec.min === spec.max ? spec.min : `${spec.min} to ${spec.max}`} argument(s), got ${argNodes.length}`, 0, callee)
   }
   let table: TableEntry | undefined
   const args: Compiled[] = argNodes.map((arg, i) => {
     if (i === 0 && spec.table) {
       const piece = compile(arg, ctx)
       const entry = piece.table ?? piece.parameter
-      if (!entry || entry.kind !== spec.table) throw new CompileError(`${name}() takes a ${spec.table.replace(/_/g, '-')} table as its first argument`)
+      if (!entry || entry.kind !== spec.table) throw new CompileError(`${name}() takes a ${spec.table.replace(/_/g, '-')} table as its first argument`, 0, arg)
       table = entry
       return piece.fn
     }

@@ -16,6 +16,8 @@ import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesS
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { at, compileEntry, type TableEntry } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
+import { libraryFunction } from './library.js'
+import { typeRuleSet } from './typing.js'
 
 export interface Service {
   formula_version: string
@@ -195,7 +197,13 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const ruleSets = new Map<string, RuleSet>()
   for (const [id, source] of ruleSources) {
     const resolveTable = (name: string) => tables.get(`${id}.${name}`) ?? tables.get(name)
-    ruleSets.set(id, compileRuleSet(source, id, resolveTable, problems, shared))
+    const before = problems.length
+    const rs = compileRuleSet(source, id, resolveTable, problems, shared)
+    ruleSets.set(id, rs)
+    // Types are checked on a rule set that compiled cleanly: an unknown name is reported once.
+    if (problems.length === before) {
+      for (const p of typeRuleSet(rs, resolveTable, libraryFunction)) problems.push(source.problem(p.path, p.message, p.index))
+    }
   }
 
   // A call names an existing rule set, or a template whose fallback exists.

@@ -265,6 +265,7 @@ function compileAt(c: Compiler, text: string, path: PathSegment[], resolver: Nam
   try {
     const compiled = compileExpression(text, resolver)
     for (const t of compiled.tables) c.allTables.add(t)
+    compiled.path = path
     return compiled
   } catch (error) {
     if (error instanceof CompileError) {
@@ -474,6 +475,7 @@ function compileInput(c: Compiler, raw: CallInput, path: PathSegment[], resolver
     for (const t of e.tables) tables.add(t)
   }
   return {
+    fields,
     run: (rt) => {
       const out: Record<string, Value> = {}
       for (const [k, e] of fields) out[k] = e.run(rt)

@@ -4,7 +4,7 @@
  * The `yaml` package's YAML 1.2 core schema is kept: `2026-01-01:` stays a string, never a Date.
  */
 import { readFileSync } from 'node:fs'
-import { LineCounter, isNode, parseDocument, type Document } from 'yaml'
+import { LineCounter, isNode, isScalar, parseDocument, type Document } from 'yaml'
 import type { Problem } from './errors.js'
 
 export type PathSegment = string | number
@@ -28,11 +28,11 @@ export function readYaml(file: string, text = readFileSync(file, 'utf8')): { sou
     return { file, line: pos.line, column: pos.col, message: first.replace(/ at line \d+, column \d+:?$/, '') }
   })
   if (problems.length > 0) return { problems }
-  const source = makeSource(file, doc, lineCounter)
+  const source = makeSource(file, doc, lineCounter, text)
   return { source, problems }
 }
 
-function makeSource(file: string, doc: Document, lineCounter: LineCounter): SourceFile {
+function makeSource(file: string, doc: Document, lineCounter: LineCounter, text: string): SourceFile {
   const locate = (path: readonly PathSegment[]) => {
     // Walk up until a node exists: a missing key is reported where its parent starts.
     for (let depth = path.length; depth >= 0; depth--) {
@@ -49,8 +49,43 @@ function makeSource(file: string, doc: Document, lineCounter: LineCounter): Sour
     data: doc.toJS({ maxAliasCount: 100 }),
     locate,
     problem(path, message, offset = 0) {
+      const node = path.length === 0 ? doc.contents : doc.getIn(path, true)
+      if (isScalar(node) && typeof node.value === 'string' && node.range) {
+        const pos = lineCounter.linePos(textOffset(text, node.range[0], node.value, offset))
+        return { file, line: pos.line, column: pos.col, message }
+      }
       const at = locate(path)
       return { file, line: at.line, column: at.column + offset, message }
     },
   }
+}
+
+/**
+ * Where the character at `offset` of a string scalar's value stands in the file's text. The value is
+ * what YAML made of the source: quotes dropped, a folded (`>-`) or plain scalar's line breaks and
+ * indentation turned into one space, escapes read. Walk the value and the source together from the
+ * scalar's start: equal characters advance both; a space in the value stands for a line break and
+ * the indentation after it; anything else in the source (a quote, a block header, an escape) is
+ * skipped. A formula has no escapes or quotes of its own to confuse the walk in practice.
+ */
+function textOffset(text: string, start: number, value: string, offset: number): number {
+  let src = start
+  // A block scalar's header line (`>-`, `|`) holds none of the value.
+  if (text[src] === '>' || text[src] === '|') {
+    const eol = text.indexOf('\n', src)
+    src = eol < 0 ? src : eol + 1
+  }
+  for (let i = 0; i < offset && i < value.length && src < text.length; i++) {
+    const v = value[i]
+    while (src < text.length && text[src] !== v && !(v === ' ' && (text[src] === '\n' || text[src] === '\r'))) src++
+    if (text[src] === '\n' || text[src] === '\r') {
+      while (src < text.length && /\s/.test(text[src]!)) src++
+      continue
+    }
+    src++
+  }
+  // The character at offset itself: skip what precedes it in the source (an opening quote, indentation).
+  const target = value[offset]
+  if (target !== undefined) while (src < text.length && text[src] !== target) src++
+  return src
 }

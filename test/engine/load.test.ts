@@ -30,8 +30,24 @@ test('a YAML syntax error is reported where it stands', () => {
   assert.equal(problems('syntax-error', 'rules/demo/flat.yaml')[0], 'rules/demo/flat.yaml:7:1: Flow map in block collection must be sufficiently indented and end with a }')
 })
 
-test('an unknown name is reported at its formula', () => {
-  assert.equal(problems('unknown-name', 'rules/demo/flat.yaml'), ["rules/demo/flat.yaml:11:14: unknown name 'exemptoin'"])
+test('an unknown name is reported where it stands in its formula, not at the formula\'s start', () => {
+  assert.equal(problems('unknown-name', 'rules/demo/flat.yaml'), ["rules/demo/flat.yaml:11:30: unknown name 'exemptoin'"])
+})
+
+test('a type error (text plus an amount) is reported at the offending operand', () => {
+  assert.equal(problems('type-mismatch', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:15:26: the left of + must be an amount, not text'])
+})
+
+test('an impossible date is reported where it is written', () => {
+  assert.equal(problems('impossible-date', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:15:43: 2026-02-30 is not a date: 2026-02 has 28 days'])
+})
+
+test('a call with the wrong number of arguments is reported at the function', () => {
+  assert.equal(problems('wrong-argument-count', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:12:30: pow() takes 2 argument(s), got 1'])
+})
+
+test('a field read of an amount is reported at the field', () => {
+  assert.equal(problems('field-of-amount', 'rules/demo/flat.yaml'), ["rules/demo/flat.yaml:12:29: cannot read 'value' of an amount"])
 })
 
 test('a cycle is reported once, with its path', () => {
