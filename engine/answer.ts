@@ -19,9 +19,11 @@ export interface Envelope {
 /** The envelope for one request; throws InputError on a bad body. @api public */
 export async function answer(catalog: Catalog, endpoint: Endpoint, body: unknown, options: { explain?: boolean } = {}): Promise<Envelope> {
   const input = checkRequest(endpoint, body)
-  const evaluated = await evaluate(catalog, endpoint.rule_set, input, options)
+  const evaluated = await evaluate(catalog, endpoint.rule_set, input, { ...options, currency: endpoint.currency })
+  // Amounts are in the endpoint's currency; where it is not the service's default, the result says which.
+  const result = endpoint.currency.code === catalog.service.default_currency ? evaluated.result : { ...evaluated.result, currency: endpoint.currency.code }
   return {
-    result: evaluated.result,
+    result,
     data_as_of: evaluated.data_as_of,
     formula_version: catalog.service.formula_version,
     citations: evaluated.citations,

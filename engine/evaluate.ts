@@ -12,6 +12,7 @@ import { Dec, fromNumber, isDec, toNumber } from './decimal.js'
 import { EvaluationError, InputError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
+import { formatMoney, type Currency } from './money.js'
 import { round } from './round.js'
 import type { CallNode, EachNode, InputSpec, Node, NoteDef, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import { at, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
@@ -49,7 +50,11 @@ class Collector {
   frames: ParameterRead[][] = []
   quiet = 0
 
-  constructor(explain: boolean) {
+  constructor(
+    explain: boolean,
+    /** How notes print money: the endpoint's currency. */
+    readonly currency: Currency,
+  ) {
     if (explain) this.steps = []
   }
   cite(refs: Citation[]) {
@@ -61,10 +66,17 @@ class Collector {
 }
 
 /** Evaluate rule set `id` on `input` (a validated request body or a caller's values). @api public */
-export async function evaluate(catalog: Catalog, id: string, input: Record<string, unknown>, options: { explain?: boolean } = {}): Promise<Evaluated> {
+export async function evaluate(
+  catalog: Catalog,
+  id: string,
+  input: Record<string, unknown>,
+  options: { explain?: boolean; currency?: Currency } = {},
+): Promise<Evaluated> {
   const rs = catalog.ruleSets.get(id)
   if (!rs) throw new EvaluationError(`unknown rule set ${id}`)
-  const collector = new Collector(options.explain === true)
+  const { service } = catalog
+  const currency = options.currency ?? { code: service.default_currency, ...service.currencies[service.default_currency]! }
+  const collector = new Collector(options.explain === true, currency)
   const result = run(catalog, rs, toValues(rs.inputs, input), collector)
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
@@ -89,7 +101,7 @@ function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, colle
   const result = ev.render(rs.outputs, ev.root) as Record<string, Value>
   for (const note of rs.notes) {
     if (note.when && ev.bool(note.when.run(ev.root), 'note condition') === false) continue
-    collector.note(text(note.parts, ev.root))
+    collector.note(text(note.parts, ev.root, collector.currency))
   }
   return result
 }
@@ -102,7 +114,7 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
     for (const [f, e] of stage.facts) facts[f] = e.run(ev.root)
     const failures = stage.engine.failures(facts)
     if (failures.length === 0) continue
-    const details = failures.map((f) => ({ field: f.field, message: text(stage.messages[f.index] ?? [f.message], ev.root) }))
+    const details = failures.map((f) => ({ field: f.field, message: text(stage.messages[f.index] ?? [f.message], ev.root, ev.collector.currency) }))
     const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
     throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
   }
@@ -445,19 +457,13 @@ export function toJson(v: Value | undefined): unknown {
 }
 
 /** A note's or a message's text with its values printed. */
-function text(parts: NoteDef['parts'], scope: Runtime): string {
-  return parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(scope), p.money))).join('')
+function text(parts: NoteDef['parts'], scope: Runtime, currency: Currency): string {
+  return parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(scope), p.money ? currency : undefined))).join('')
 }
 
-/** A value as a note shows it; money as $1,234,567.50 (cents only when there are any). */
-function format(v: Value, money: boolean): string {
-  if (isDec(v)) {
-    if (!money) return v.toFixed()
-    const fixed = v.abs().toFixed(v.isInteger() ? 0 : 2)
-    const [int, frac] = fixed.split('.')
-    const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-    return `${v.isNeg() ? '-' : ''}$${grouped}${frac ? `.${frac}` : ''}`
-  }
+/** A value as a note shows it; an amount as money when a currency is given. */
+function format(v: Value, money: Currency | undefined): string {
+  if (isDec(v)) return money ? formatMoney(v, money) : v.toFixed()
   if (Array.isArray(v)) return v.map((item) => format(item, money)).join(', ')
   return typeof v === 'string' ? v : JSON.stringify(toJson(v))
 }

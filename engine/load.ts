@@ -10,6 +10,8 @@ import { join, relative, sep } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { RuleLoadError, type Problem } from './errors.js'
+import type { Currency } from './money.js'
+import { periodStarts } from './period.js'
 import { rounding, type Rounding } from './round.js'
 import { compileRuleSet, type RuleSet } from './ruleset.js'
 import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema } from './schemas.js'
@@ -22,6 +24,8 @@ import { typeRuleSet } from './typing.js'
 export interface Service {
   formula_version: string
   tier: 'beta' | 'verified'
+  currencies: Record<string, Omit<Currency, 'code'>>
+  default_currency: string
 }
 
 export interface Catalog {
@@ -127,8 +131,15 @@ export function loadCatalog(options: LoadOptions): Catalog {
   // The service file fixes the formula version every other file is stamped with.
   const serviceFile = join(options.rulesDir, 'service.yaml')
   const serviceSource = read(serviceFile)
-  let service: Service = { formula_version: '', tier: 'beta' }
-  if (serviceSource && validate(serviceSource, validators.service, problems)) service = serviceSource.data as Service
+  let service: Service = { formula_version: '', tier: 'beta', currencies: {}, default_currency: '' }
+  if (serviceSource && validate(serviceSource, validators.service, problems)) {
+    service = serviceSource.data as Service
+    if (!Object.hasOwn(service.currencies, service.default_currency)) {
+      problems.push(serviceSource.problem(['default_currency'], `default_currency ${service.default_currency} is not one of the currencies: ${Object.keys(service.currencies).join(', ')}`))
+    }
+  }
+  const currencyOf = (code = service.default_currency): Currency | undefined =>
+    Object.hasOwn(service.currencies, code) ? { code, ...service.currencies[code]! } : undefined
 
   const stamped = (source: SourceFile) => {
     const v = (source.data as { formula_version?: unknown }).formula_version
@@ -222,7 +233,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const operations = new Set<string>()
   const paths = new Set<string>()
   for (const source of endpointSources) {
-    const endpoint = compileRequest(source, ruleSets, problems)
+    const endpoint = compileRequest(source, ruleSets, problems, currencyOf)
     if (!endpoint) continue
     if (operations.has(endpoint.operation_id)) problems.push(source.problem(['operation_id'], `duplicate operation id ${endpoint.operation_id}`))
     operations.add(endpoint.operation_id)
@@ -267,8 +278,8 @@ function coverage(
   tableSources: Map<TableEntry, SourceFile>,
   problems: Problem[],
 ) {
-  for (const year of endpoint.years!.supported) {
-    const date = `${year}-01-01`
+  const dates = endpoint.years!.supported.flatMap((year) => periodStarts(year, endpoint.years!.period))
+  for (const date of dates) {
     for (const other of reachable(rs, ruleSets)) {
       for (const entry of other.tables) {
         if (entry.kind === 'series') continue

@@ -8,6 +8,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { InputError, type FieldProblem, type Problem } from './errors.js'
+import type { Currency } from './money.js'
+import type { Period } from './period.js'
 import type { RuleSet } from './ruleset.js'
 import type { SourceFile } from './source.js'
 
@@ -24,7 +26,9 @@ export interface Endpoint {
   /** JSON Schema of `result` in the envelope. */
   response: Record<string, unknown>
   normalize: Record<string, 'uppercase' | 'lowercase' | 'trim'>
-  years?: { field: string; supported: number[] }
+  years?: { field: string; supported: number[]; period?: Period }
+  /** The currency of the endpoint's amounts: notes print money with it. */
+  currency: Currency
   file: string
   validate: ValidateFunction
   /** Checks a result against `response`; the golden tests run it on every case. */
@@ -38,8 +42,18 @@ const requestAjv = new Ajv2020({ allErrors: true, strictSchema: true, strictType
 addFormats.default(requestAjv, ['date'])
 
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
-export function compileRequest(source: SourceFile, ruleSets: Map<string, RuleSet>, problems: Problem[]): Endpoint | undefined {
-  const raw = source.data as Omit<Endpoint, 'file' | 'validate' | 'validateResult' | 'normalize'> & { normalize?: Endpoint['normalize'] }
+export function compileRequest(
+  source: SourceFile,
+  ruleSets: Map<string, RuleSet>,
+  problems: Problem[],
+  currencyOf: (code?: string) => Currency | undefined,
+): Endpoint | undefined {
+  const raw = source.data as Omit<Endpoint, 'file' | 'validate' | 'validateResult' | 'normalize' | 'currency'> & { normalize?: Endpoint['normalize']; currency?: string }
+  const currency = currencyOf(raw.currency)
+  if (!currency) {
+    problems.push(source.problem(['currency'], `unknown currency ${String(raw.currency)}; declare it under currencies: in rules/service.yaml`))
+    return undefined
+  }
   const rs = ruleSets.get(raw.rule_set)
   if (!rs) {
     problems.push(source.problem(['rule_set'], `unknown rule set ${raw.rule_set}`))
@@ -67,7 +81,7 @@ export function compileRequest(source: SourceFile, ruleSets: Map<string, RuleSet
     problems.push(source.problem(['request'], 'a request schema sets additionalProperties: false, so that unknown fields are rejected'))
   }
   if (raw.years && !props.includes(raw.years.field)) problems.push(source.problem(['years', 'field'], `'${raw.years.field}' is not a request field`))
-  const endpoint: Endpoint = { ...raw, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
+  const endpoint: Endpoint = { ...raw, currency, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
   return endpoint
 }
 

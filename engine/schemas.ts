@@ -312,8 +312,23 @@ export const endpointSchema = {
       description: 'The request field holding the year, and the years the rules cover: any other year gets 400 unsupported_parameter listing these, and every table the endpoint reads must have a value in force on 1 January of each.',
       required: ['field', 'supported'],
       additionalProperties: false,
-      properties: { field: name, supported: { type: 'array', minItems: 1, items: { type: 'integer' } } },
+      properties: {
+        field: name,
+        supported: { type: 'array', minItems: 1, items: { type: 'integer' } },
+        period: {
+          type: 'object',
+          description: 'How a supported year is cut into periods (default: the calendar year). Every table the endpoint reads must have a value on the first day of each.',
+          required: ['starts', 'named_by', 'months'],
+          additionalProperties: false,
+          properties: {
+            starts: { type: 'string', pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$', description: 'Month and day the year starts: "07-01" for a year from 1 July.' },
+            named_by: { enum: ['start', 'end'], description: 'Whether year N starts in N or ends in N (an Australian income year is named by its end).' },
+            months: { enum: [1, 3, 6, 12], description: 'Length of each period within the year: 12, or 3 for quarters.' },
+          },
+        },
+      },
     },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "The currency of the endpoint's amounts (a code of rules/service.yaml `currencies`); default: the service's default_currency." },
     request: { type: 'object' },
     response: {
       type: 'object',
@@ -324,7 +339,7 @@ export const endpointSchema = {
 
 export const serviceSchema = {
   type: 'object',
-  required: ['formula_version', 'kind', 'tier'],
+  required: ['formula_version', 'kind', 'tier', 'currencies', 'default_currency'],
   additionalProperties: false,
   properties: {
     formula_version: { type: 'string' },
@@ -332,5 +347,18 @@ export const serviceSchema = {
     tier: { enum: ['beta', 'verified'] },
     description: { type: 'string' },
     roundings: { type: 'object', propertyNames: name, additionalProperties: rounding },
+    currencies: {
+      type: 'object',
+      minProperties: 1,
+      description: 'The currencies endpoints answer in, by ISO 4217 code: how notes print money and how documents name it.',
+      propertyNames: { pattern: '^[A-Z]{3}$' },
+      additionalProperties: {
+        type: 'object',
+        required: ['name', 'symbol', 'minor_units'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 3 }, symbol: { type: 'string', minLength: 1 }, minor_units: { type: 'integer', minimum: 0, maximum: 4 } },
+      },
+    },
+    default_currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'The currency of an endpoint that names none.' },
   },
 }

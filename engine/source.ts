@@ -48,14 +48,15 @@ function makeSource(file: string, doc: Document, lineCounter: LineCounter, text:
     file,
     data: doc.toJS({ maxAliasCount: 100 }),
     locate,
-    problem(path, message, offset = 0) {
+    problem(path, message, offset) {
+      // An offset is a place inside a formula: found in the text the way YAML read the scalar.
       const node = path.length === 0 ? doc.contents : doc.getIn(path, true)
-      if (isScalar(node) && typeof node.value === 'string' && node.range) {
+      if (offset !== undefined && isScalar(node) && typeof node.value === 'string' && node.range) {
         const pos = lineCounter.linePos(textOffset(text, node.range[0], node.value, offset))
         return { file, line: pos.line, column: pos.col, message }
       }
       const at = locate(path)
-      return { file, line: at.line, column: at.column + offset, message }
+      return { file, line: at.line, column: at.column + (offset ?? 0), message }
     },
   }
 }

@@ -7,6 +7,7 @@
 import { Dec, compare, isExactText, parseExact } from './decimal.js'
 import type { PathSegment, SourceFile } from './source.js'
 import type { Problem } from './errors.js'
+import { isoDateProblem } from './calendar.js'
 
 export interface Citation {
   title: string
@@ -120,6 +121,11 @@ export function compileEntry(
     const out: Dated<T>[] = []
     for (const from of dates) {
       const item = values[from]!
+      const impossible = isoDateProblem(from)
+      if (impossible) {
+        problems.push(source.problem([...path, 'values', from], impossible))
+        continue
+      }
       const value = convert(item, [...path, 'values', from])
       if (value === undefined) continue
       const dated: Dated<T> = { from, value, references: toCitations(item.reference) }

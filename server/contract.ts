@@ -94,7 +94,7 @@ export function agentDescription(endpoint: Endpoint): string {
   if (endpoint.years) parts.push(`Years covered (${endpoint.years.field}): ${endpoint.years.supported.join(', ')}; any other year is refused.`)
   parts.push(`It will not answer: ${endpoint.out_of_scope.map((s) => s.replace(/\.$/, '')).join('; ')}.`)
   parts.push(
-    'Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, ' +
+    `Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in ${endpoint.currency.name} rounded as the law says, ` +
       'rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.',
   )
   return parts.join('\n\n')
