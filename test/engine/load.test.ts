@@ -90,4 +90,14 @@ test('a condition that reads a path into a fact is refused where the checks stan
   ])
 })
 
+test('an income year from 1 July needs figures in force on the 1 July it starts', () => {
+  const found = problems('fiscal-year-uncovered', 'rules/endpoints/demo.yaml')
+  assert.ok(found.length > 0)
+  for (const p of found) assert.match(p, /has no value in force on 2025-07-01, which demo_flat_tax covers/)
+})
+
+test('an endpoint in a currency the service does not declare is refused', () => {
+  assert.equal(problems('unknown-currency', 'rules/endpoints/demo.yaml'), ['rules/endpoints/demo.yaml:11:11: unknown currency AUD; declare it under currencies: in rules/service.yaml'])
+})
+
 test.run()
