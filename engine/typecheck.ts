@@ -13,6 +13,8 @@ import { isoDateProblem } from './calendar.js'
 import type { ArgType, FunctionSpec, ValueType } from './functions/spec.js'
 import { locate, type Span } from './locate.js'
 import type { TableEntry } from './tables.js'
+import { Dec } from './decimal.js'
+import type { Value } from './types.js'
 
 type Node = jsep.Expression
 
@@ -371,5 +373,31 @@ function call(node: Node, env: TypeEnv, ctx: Ctx): ValueType {
     if (want.body !== undefined && !accepts(want.body, body)) ctx.report(arg.body as Node, `the function given to ${name}() must give ${typeName(want.body)}, not ${typeName(body)}`)
     types[i] = body
   })
+  const impossible = foldProblem(spec, args)
+  if (impossible) return ctx.report(callee, `${name}(): ${impossible}`)
   return typeof spec.returns === 'function' ? spec.returns(types) : spec.returns
+}
+
+/** Thrown by a folded call's `fail`: the value its literal arguments can never have. */
+class Impossible extends Error {}
+
+/**
+ * A pure function whose arguments are all literals is run at load: what it refuses then (30
+ * February, the square root of −1) it would refuse on every request, so it is a load error.
+ */
+function foldProblem(spec: FunctionSpec, args: Node[]): string | undefined {
+  if (!spec.pure || args.length === 0 || !args.every((a) => a.type === 'Literal')) return undefined
+  const values = args.map((a) => (typeof a.value === 'number' ? new Dec(String(a.raw)) : (a.value as Value)))
+  try {
+    spec.impl(values, {
+      rt: undefined as never,
+      fail: (message: string) => {
+        throw new Impossible(message)
+      },
+    })
+  } catch (error) {
+    if (error instanceof Impossible) return error.message
+    return undefined
+  }
+  return undefined
 }

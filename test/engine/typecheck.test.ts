@@ -3,6 +3,7 @@ import jsep from 'jsep'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FunctionSpec, ValueType } from '../../engine/functions/spec.js'
+import { isoDateProblem } from '../../engine/calendar.js'
 import { accepts, checkTypes, join, type TypeEnv } from '../../engine/typecheck.js'
 
 const test = suite('engine/typecheck: checkTypes')
@@ -22,6 +23,17 @@ const functions: Record<string, FunctionSpec> = {
   max: spec({ args: ['numbers'], rest: 'numbers', returns: 'amount' }),
   pow: spec({ args: ['number', 'number'], returns: 'amount' }),
   year: spec({ args: ['date'], returns: 'integer' }),
+  // A pure function: run at load when its arguments are literals.
+  date: spec({
+    args: ['integer', 'integer', 'integer'],
+    returns: 'date',
+    pure: true,
+    impl: ([y, m, d], cx) => {
+      const text = `${String(y)}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
+      const problem = isoDateProblem(text)
+      return problem ? cx.fail(problem) : text
+    },
+  }),
   item: spec({ args: ['list', 'integer'], returns: (t) => (typeof t[0] === 'object' && 'list' in t[0] ? t[0].list : 'any') }),
   filter: spec({
     args: ['list', { lambda: 1, paramTypes: (t) => [typeof t[0] === 'object' && 'list' in t[0] ? t[0].list : 'any'], body: 'boolean' }],
@@ -85,6 +97,12 @@ test('function arguments are counted and typed at their place', () => {
 
 test('an impossible date literal is refused where it is written', () => {
   assert.equal(problems("born > '2026-02-30'"), ['7: 2026-02-30 is not a date: 2026-02 has 28 days'])
+})
+
+test('a pure call on literals is run at load, and what it refuses is a load error at the call', () => {
+  assert.equal(problems('born < date(2026, 2, 30)'), ['7: date(): 2026-02-30 is not a date: 2026-02 has 28 days'])
+  assert.equal(problems('born < date(2028, 2, 29)'), [])
+  assert.equal(problems('born < date(years, 2, 30)'), [])
 })
 
 test('accepts and join: amounts mix, null gives way, a date is text', () => {
