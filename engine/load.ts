@@ -19,6 +19,7 @@ import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { at, compileEntry, type TableEntry } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
 import { libraryFunction } from './library.js'
+import type { ValueType } from './functions/spec.js'
 import { typeRuleSet } from './typing.js'
 
 export interface Service {
@@ -206,16 +207,28 @@ export function loadCatalog(options: LoadOptions): Catalog {
     }
   }
   const ruleSets = new Map<string, RuleSet>()
+  const clean = new Set<string>()
+  const tableResolver = (id: string) => (name: string) => tables.get(`${id}.${name}`) ?? tables.get(name)
   for (const [id, source] of ruleSources) {
-    const resolveTable = (name: string) => tables.get(`${id}.${name}`) ?? tables.get(name)
     const before = problems.length
-    const rs = compileRuleSet(source, id, resolveTable, problems, shared)
-    ruleSets.set(id, rs)
-    // Types are checked on a rule set that compiled cleanly: an unknown name is reported once.
-    if (problems.length === before) {
-      for (const p of typeRuleSet(rs, resolveTable, libraryFunction)) problems.push(source.problem(p.path, p.message, p.index))
-    }
+    ruleSets.set(id, compileRuleSet(source, id, tableResolver(id), problems, shared))
+    if (problems.length === before) clean.add(id)
   }
+  // Types are checked on the rule sets that compiled cleanly (an unknown name is reported once), a
+  // called rule set before its callers, so that a caller reads the fields its callee gives.
+  const outputs = new Map<string, ValueType>()
+  const typeOf = (id: string): ValueType => {
+    const known = outputs.get(id)
+    if (known) return known
+    const rs = ruleSets.get(id)
+    if (!rs || !clean.has(id)) return { record: 'open' }
+    outputs.set(id, { record: 'open' }) // a cycle of calls reads an open record
+    const { problems: found, output } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf)
+    for (const p of found) problems.push(ruleSources.get(id)!.problem(p.path, p.message, p.index))
+    outputs.set(id, output)
+    return output
+  }
+  for (const id of ruleSets.keys()) typeOf(id)
 
   // A call names an existing rule set, or a template whose fallback exists.
   for (const rs of ruleSets.values()) {

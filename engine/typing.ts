@@ -42,8 +42,17 @@ export function inputType(spec: InputSpec): ValueType {
   }
 }
 
-/** Type-check every expression of a compiled rule set. @api public */
-export function typeRuleSet(rs: RuleSet, tables: (name: string) => TableEntry | undefined, functions: (name: string) => FunctionSpec | undefined): TypedProblem[] {
+/**
+ * Type-check every expression of a compiled rule set; returns the problems and the type of its
+ * result. `called` gives the result type of a rule set it calls by name (a templated call, such as
+ * the state dispatch, gives a record whose fields are not known). @api public
+ */
+export function typeRuleSet(
+  rs: RuleSet,
+  tables: (name: string) => TableEntry | undefined,
+  functions: (name: string) => FunctionSpec | undefined,
+  called: (id: string) => ValueType = () => ({ record: 'open' }),
+): { problems: TypedProblem[]; output: ValueType } {
   const problems: TypedProblem[] = []
   const inputs = new Map<string, ValueType>()
   for (const [name, spec] of Object.entries(rs.inputs)) inputs.set(name, inputType(spec))
@@ -89,7 +98,9 @@ export function typeRuleSet(rs: RuleSet, tables: (name: string) => TableEntry | 
       case 'call':
         check(n.when, names, 'boolean', 'the condition of a call')
         for (const e of n.input.values()) check(e, names)
-        return { record: 'open' }
+        if (n.target.includes('{')) return { record: 'open' }
+        // A call that does not run (its `when` false) is null, which any field read of it gives way to.
+        return called(n.target)
       case 'each': {
         const over = check(n.over, names)
         if (over !== ANY && !(typeof over === 'object' && 'list' in over)) {
@@ -136,10 +147,10 @@ export function typeRuleSet(rs: RuleSet, tables: (name: string) => TableEntry | 
   const root = scope(rs.root, inputs, { get: () => undefined })
   if (rs.date) check(rs.date.fallback, root, 'date', 'the calculation date')
   for (const stage of rs.checks) for (const e of stage.facts.values()) check(e, root)
-  template(rs.outputs, root)
+  const output = template(rs.outputs, root)
   for (const note of rs.notes) {
     check(note.when, root, 'boolean', 'the condition of a note')
     for (const part of note.parts) if (typeof part !== 'string') check(part.expr, root)
   }
-  return problems
+  return { problems, output }
 }
