@@ -7,12 +7,19 @@
  * tables file, or by its full id such as `estate.federal.rate_schedule`).
  */
 import jsep from 'jsep'
+import jsepArrow from '@jsep-plugin/arrow'
 import { Dec, compare, isDec } from './decimal.js'
 import { EvaluationError } from './errors.js'
+import { functionNames, libraryFunction } from './functions/index.js'
+import type { CallContext, Lambda } from './functions/spec.js'
+import { isDate } from './functions/values.js'
 import { locate } from './locate.js'
-import { lookupKey, marginalTax, type TableEntry } from './tables.js'
+import type { Bracket, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from './tables.js'
 import type { PathSegment } from './source.js'
 import type { Compiled, Runtime, Value } from './types.js'
+
+// `x => x.amount > 0`: a function as the argument of filter(), sort_by(), argmax()…
+jsep.plugins.register(jsepArrow)
 
 /** Resolves the names a formula may use, at load. @api private */
 export interface NameResolver {
@@ -107,31 +114,6 @@ export function describe(v: Value): string {
   return `${typeof v} ${JSON.stringify(v)}`
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-
-function isDate(v: Value): v is string {
-  return typeof v === 'string' && ISO_DATE.test(v)
-}
-
-function date(ctx: Ctx, v: Value, what: string): string {
-  if (isDate(v)) return v
-  fail(ctx, `${what} must be a date (YYYY-MM-DD), got ${describe(v)}`)
-}
-
-function list(ctx: Ctx, v: Value, what: string): Value[] {
-  if (Array.isArray(v)) return v
-  fail(ctx, `${what} must be a list, got ${describe(v)}`)
-}
-
-function integer(ctx: Ctx, v: Value, what: string): number {
-  const d = dec(ctx, v, what)
-  if (!d.isInteger() || d.abs().gt(1_000_000)) fail(ctx, `${what} must be a whole number, got ${d.toString()}`)
-  return d.toNumber()
-}
-
-/** Lists longer than this are refused: a range or grid is a loop, and a loop needs a bound. */
-const MAX_LIST = 10_000
-
 function memberChain(node: Node): string[] | undefined {
   if (node.type === 'Identifier') return [node.name as string]
   if (node.type === 'MemberExpression' && !node.computed) {
@@ -144,9 +126,10 @@ function memberChain(node: Node): string[] | undefined {
 
 function field(ctx: Ctx, v: Value, key: string): Value {
   // Across a list, a null item or one without the field (an optional section left out) gives null.
-  if (Array.isArray(v)) return v.map((item) => (item === null || (typeof item === 'object' && !isDec(item) && !Array.isArray(item) && !(key in item)) ? null : field(ctx, item, key)))
+  // A record's own fields only: `constructor` or `toString` is no field of a record.
+  if (Array.isArray(v)) return v.map((item) => (item === null || (typeof item === 'object' && !isDec(item) && !Array.isArray(item) && !Object.hasOwn(item, key)) ? null : field(ctx, item, key)))
   if (v !== null && typeof v === 'object' && !isDec(v)) {
-    if (!(key in v)) fail(ctx, `record has no field '${key}'`)
+    if (!Object.hasOwn(v, key)) fail(ctx, `record has no field '${key}'`)
     return (v as Record<string, Value>)[key] as Value
   }
   fail(ctx, `cannot read '${key}' of ${describe(v)}`)
@@ -290,388 +273,110 @@ function binary(node: Node, ctx: Ctx): Compiled {
   throw new CompileError(`unsupported operator ${op}`)
 }
 
-type Impl = (ctx: Ctx, args: Compiled[], rt: Runtime, table?: TableEntry) => Value
-
-export interface FunctionSpec {
-  min: number
-  max: number
-  /** The first argument is a table of this kind. */
-  table?: TableEntry['kind']
-  impl: Impl
-}
-
-const amountsOf = (ctx: Ctx, args: Compiled[], rt: Runtime, name: string): Dec[] => {
-  const out: Dec[] = []
-  for (const a of args) {
-    const v = a(rt)
-    if (Array.isArray(v)) for (const item of v) out.push(isDec(item) ? item : dec(ctx, item, `item of ${name}()`))
-    else out.push(isDec(v) ? v : dec(ctx, v, `argument of ${name}()`))
+/** The lambda's parameters bound to values; every other name and table read goes to the enclosing runtime. */
+class LambdaScope implements Runtime {
+  constructor(
+    private readonly parent: Runtime,
+    private readonly names: readonly string[],
+    private readonly values: readonly Value[],
+  ) {}
+  get(name: string): Value {
+    const i = this.names.indexOf(name)
+    return i >= 0 ? (this.values[i] ?? null) : this.parent.get(name)
   }
-  return out
-}
-
-/** The functions a formula may call. Each is general: no rate, threshold or date of law lives here. */
-export const FUNCTIONS: Record<string, FunctionSpec> = {
-  min: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'min'), 'min'), 1) },
-  max: { min: 1, max: 99, impl: (ctx, args, rt) => extreme(nonEmpty(ctx, amountsOf(ctx, args, rt, 'max'), 'max'), -1) },
-  sum: { min: 1, max: 99, impl: (ctx, args, rt) => amountsOf(ctx, args, rt, 'sum').reduce((a, b) => a.plus(b), new Dec(0)) },
-  abs: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of abs()').abs() },
-  count: {
-    min: 1,
-    max: 1,
-    impl: (ctx, [list], rt) => {
-      const v = list!(rt)
-      if (!Array.isArray(v)) fail(ctx, `count() takes a list, got ${describe(v)}`)
-      return new Dec(v.length)
-    },
-  },
-  contains: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [list, item], rt) => {
-      const v = list!(rt)
-      if (!Array.isArray(v)) fail(ctx, `contains() takes a list, got ${describe(v)}`)
-      const x = item!(rt)
-      return v.some((e) => same(ctx, e, x))
-    },
-  },
-  /** Tax under a marginal-rate schedule in force on the calculation date. */
-  schedule: {
-    min: 2,
-    max: 2,
-    table: 'marginal_rate_schedule',
-    impl: (ctx, [, amount], rt, table) => {
-      if (table?.kind !== 'marginal_rate_schedule') fail(ctx, 'schedule() needs a marginal-rate schedule')
-      return marginalTax(rt.schedule(table), dec(ctx, amount!(rt), 'amount of schedule()'))
-    },
-  },
-  /** The rate of the bracket that taxes the next dollar above `amount`. */
-  marginal_rate: {
-    min: 2,
-    max: 2,
-    table: 'marginal_rate_schedule',
-    impl: (ctx, [, amount], rt, table) => {
-      if (table?.kind !== 'marginal_rate_schedule') fail(ctx, 'marginal_rate() needs a marginal-rate schedule')
-      const x = dec(ctx, amount!(rt), 'amount of marginal_rate()')
-      const brackets = rt.schedule(table).filter((b) => compare(b.over, x) < 1)
-      const bracket = brackets[brackets.length - 1]
-      if (!bracket) fail(ctx, `${table.id} has no bracket at ${x.toString()}`)
-      return bracket.rate
-    },
-  },
-  /** Text made of its arguments in order; an amount prints as written (1500, 0.05). */
-  concat: {
-    min: 1,
-    max: 20,
-    impl: (ctx, args, rt) =>
-      args
-        .map((a) => {
-          const v = a(rt)
-          if (isDec(v)) return v.toFixed()
-          if (typeof v === 'string') return v
-          fail(ctx, `concat() joins text and amounts, got ${describe(v)}`)
-        })
-        .join(''),
-  },
-  /** The items of a list of lists, in one list. */
-  flatten: { min: 1, max: 1, impl: (ctx, [l], rt) => list(ctx, l!(rt), 'argument of flatten()').flatMap((v) => (Array.isArray(v) ? v : [v])) },
-  /** The list without its null items. */
-  compact: { min: 1, max: 1, impl: (ctx, [l], rt) => list(ctx, l!(rt), 'argument of compact()').filter((v) => v !== null) },
-  /** The row of a keyed lookup in force on the calculation date; a missing row is an error. */
-  lookup: {
-    min: 2,
-    max: 9,
-    table: 'lookup',
-    impl: (ctx, [, ...keys], rt, table) => {
-      if (table?.kind !== 'lookup') fail(ctx, 'lookup() needs a lookup table')
-      if (keys.length !== table.keys.length) fail(ctx, `lookup(${table.id}) takes ${table.keys.length} key(s)`)
-      const values = keys.map((k) => k(rt))
-      const row = rt.lookup(table).get(rowKey(values))
-      if (!row) fail(ctx, `${table.id} has no row for ${values.map((v) => describe(v)).join(', ')}`)
-      return row as Value
-    },
-  },
-  /** Whether a keyed lookup has a row for these keys. */
-  has_row: {
-    min: 2,
-    max: 9,
-    table: 'lookup',
-    impl: (ctx, [, ...keys], rt, table) => {
-      if (table?.kind !== 'lookup') fail(ctx, 'has_row() needs a lookup table')
-      const values = keys.map((k) => k(rt))
-      return rt.lookup(table).has(rowKey(values))
-    },
-  },
-  series: {
-    min: 2,
-    max: 2,
-    table: 'series',
-    impl: (ctx, [, key], rt, table) => {
-      if (table?.kind !== 'series') fail(ctx, 'series() needs a series')
-      const k = key!(rt)
-      return rt.series(table, isDec(k) ? k.toString() : String(k))
-    },
-  },
-  /** An ISO date string from year, month and day. */
-  date: {
-    min: 3,
-    max: 3,
-    impl: (ctx, args, rt) => {
-      const [y, m, d] = args.map((a) => dec(ctx, a(rt), 'part of date()').toNumber())
-      return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
-    },
-  },
-  /** The year of an ISO date. */
-  year: {
-    min: 1,
-    max: 1,
-    impl: (ctx, [d], rt) => {
-      const v = d!(rt)
-      if (typeof v !== 'string' || !/^\d{4}-/.test(v)) fail(ctx, `year() takes a date, got ${describe(v)}`)
-      return new Dec(v.slice(0, 4))
-    },
-  },
-  /** Whether any (all) of a list of true/false values is true. */
-  any: { min: 1, max: 1, impl: (ctx, [list], rt) => booleans(ctx, list!(rt), 'any').some((b) => b) },
-  all: { min: 1, max: 1, impl: (ctx, [list], rt) => booleans(ctx, list!(rt), 'all').every((b) => b) },
-  /** Whether a value was given (not null). */
-  given: { min: 1, max: 1, impl: (_ctx, [x], rt) => x!(rt) !== null },
-  /** x to the power y (a fractional y takes a root: the Table K adjustment, a discount factor). */
-  pow: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [x, y], rt) => {
-      const r = dec(ctx, x!(rt), 'base of pow()').pow(dec(ctx, y!(rt), 'exponent of pow()'))
-      if (!r.isFinite()) fail(ctx, 'pow() has no finite value here')
-      return r
-    },
-  },
-  /** The greatest whole number not above x, and the least not below it. */
-  floor: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of floor()').floor() },
-  ceil: { min: 1, max: 1, impl: (ctx, [x], rt) => dec(ctx, x!(rt), 'argument of ceil()').ceil() },
-  /** The month (1 to 12) of an ISO date. */
-  month: { min: 1, max: 1, impl: (ctx, [d], rt) => new Dec(date(ctx, d!(rt), 'argument of month()').slice(5, 7)) },
-  /** "YYYY-MM" of an ISO date: the key of a table by month (the § 7520 rates). */
-  year_month: { min: 1, max: 1, impl: (ctx, [d], rt) => date(ctx, d!(rt), 'argument of year_month()').slice(0, 7) },
-  /**
-   * The date n months later (earlier when n < 0). A day past the end of the target month becomes its
-   * last day (31 January + 1 month = 28 or 29 February): the declared rounding of month arithmetic.
-   */
-  add_months: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [d, n], rt) => {
-      const text = date(ctx, d!(rt), 'date of add_months()')
-      const months = Number(text.slice(0, 4)) * 12 + Number(text.slice(5, 7)) - 1 + integer(ctx, n!(rt), 'months of add_months()')
-      const y = Math.floor(months / 12)
-      const m = (months % 12) + 1
-      const last = new Date(Date.UTC(y, m, 0)).getUTCDate()
-      const day = Math.min(Number(text.slice(8, 10)), last)
-      return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`
-    },
-  },
-  /** The whole numbers from a to b inclusive (empty when b < a). */
-  range: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [a, b], rt) => {
-      const from = integer(ctx, a!(rt), 'start of range()')
-      const to = integer(ctx, b!(rt), 'end of range()')
-      if (to - from + 1 > MAX_LIST) fail(ctx, `range() of more than ${MAX_LIST} items`)
-      const out: Value[] = []
-      for (let i = from; i <= to; i++) out.push(new Dec(i))
-      return out
-    },
-  },
-  /** from, from + step, … up to `to`, which is always the last point: a search grid. */
-  grid: {
-    min: 3,
-    max: 3,
-    impl: (ctx, [a, b, s], rt) => {
-      const from = dec(ctx, a!(rt), 'start of grid()')
-      const to = dec(ctx, b!(rt), 'end of grid()')
-      const step = dec(ctx, s!(rt), 'step of grid()')
-      if (!step.gt(0)) fail(ctx, 'the step of grid() must be above 0')
-      if (to.lt(from)) fail(ctx, 'grid() ends before it starts')
-      if (to.minus(from).div(step).gt(MAX_LIST)) fail(ctx, `grid() of more than ${MAX_LIST} points`)
-      const out: Dec[] = []
-      for (let x = from; x.lt(to); x = x.plus(step)) out.push(x)
-      out.push(to)
-      return out
-    },
-  },
-  /** The sorted union of lists of amounts, each value once: a grid with exact break points added. */
-  merge: {
-    min: 1,
-    max: 9,
-    impl: (ctx, args, rt) => {
-      const all = amountsOf(ctx, args, rt, 'merge').sort((x, y) => x.cmp(y))
-      return all.filter((x, i) => i === 0 || !x.eq(all[i - 1]!))
-    },
-  },
-  /** The item at index i of a list (0 is the first, -1 the last). */
-  item: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [l, i], rt) => {
-      const items = list(ctx, l!(rt), 'list of item()')
-      const k = integer(ctx, i!(rt), 'index of item()')
-      const v = items[k < 0 ? items.length + k : k]
-      if (v === undefined) fail(ctx, `item() index ${k} is outside a list of ${items.length}`)
-      return v
-    },
-  },
-  /**
-   * The local minima of the curve ys over xs, each a plateau {from, to, value}: a run of equal values
-   * lower than its neighbours (or at an end). A curve that is not monotonic has several.
-   */
-  minima: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [x, y], rt) => {
-      const xs = list(ctx, x!(rt), 'xs of minima()')
-      const ys = list(ctx, y!(rt), 'ys of minima()').map((v) => dec(ctx, v, 'value of minima()'))
-      if (xs.length !== ys.length) fail(ctx, 'minima() takes two lists of one length')
-      const out: Value[] = []
-      for (let i = 0; i < ys.length; ) {
-        let j = i
-        while (j + 1 < ys.length && ys[j + 1]!.eq(ys[i]!)) j++
-        const lowerThanBefore = i === 0 || ys[i - 1]!.gt(ys[i]!)
-        const lowerThanAfter = j === ys.length - 1 || ys[j + 1]!.gt(ys[j]!)
-        if (lowerThanBefore && lowerThanAfter) out.push({ from: xs[i]!, to: xs[j]!, value: ys[i]! })
-        i = j + 1
-      }
-      return out
-    },
-  },
-  /** The runs of consecutive xs where flags is true, each {from, to}. */
-  runs: {
-    min: 2,
-    max: 2,
-    impl: (ctx, [x, f], rt) => {
-      const xs = list(ctx, x!(rt), 'xs of runs()')
-      const flags = booleans(ctx, f!(rt), 'runs')
-      if (xs.length !== flags.length) fail(ctx, 'runs() takes two lists of one length')
-      const out: Value[] = []
-      for (let i = 0; i < flags.length; i++) {
-        if (!flags[i]) continue
-        let j = i
-        while (j + 1 < flags.length && flags[j + 1]) j++
-        out.push({ from: xs[i]!, to: xs[j]! })
-        i = j
-      }
-      return out
-    },
-  },
-  /** Whether a series has a point for this key (a § 7520 rate for this month). */
-  has_point: {
-    min: 2,
-    max: 2,
-    table: 'series',
-    impl: (ctx, [, key], rt, table) => {
-      if (table?.kind !== 'series') fail(ctx, 'has_point() needs a series')
-      const k = key!(rt)
-      return table.points.has(isDec(k) ? k.toString() : String(k))
-    },
-  },
-  /** The keys of a series, sorted. */
-  points: {
-    min: 1,
-    max: 1,
-    table: 'series',
-    impl: (ctx, _args, _rt, table) => {
-      if (table?.kind !== 'series') fail(ctx, 'points() needs a series')
-      return [...table.points.keys()].sort()
-    },
-  },
-  /** Whether a parameter has a value in force on a date: a guard before reading it there. */
-  in_force: {
-    min: 2,
-    max: 2,
-    table: 'parameter',
-    impl: (ctx, [, d], rt, table) => rt.inForce(table!, date(ctx, d!(rt), 'date of in_force()')),
-  },
-  /** The keys of a one-key lookup table in force on the calculation date, sorted. */
-  keys: {
-    min: 1,
-    max: 1,
-    table: 'lookup',
-    impl: (ctx, _args, rt, table) => {
-      if (table?.kind !== 'lookup' || table.keys.length !== 1) fail(ctx, 'keys() needs a lookup table with one key column')
-      const column = table.keys[0]!
-      return [...rt.lookup(table).values()].map((row) => String(row[column])).sort()
-    },
-  },
-  /**
-   * A parameter's value in force on a given date rather than the calculation date: a figure keyed
-   * by another date of the case (the applicable age by date of birth).
-   */
-  value_at: {
-    min: 2,
-    max: 2,
-    table: 'parameter',
-    impl: (ctx, [, d], rt, table) => {
-      if (table?.kind !== 'parameter') fail(ctx, 'value_at() needs a parameter')
-      return rt.parameterAt(table, date(ctx, d!(rt), 'date of value_at()'))
-    },
-  },
-}
-
-/** The key a lookup row is indexed under (tables.ts), from the values a formula looks it up by. */
-function rowKey(values: Value[]): string {
-  const text = (v: Value) => (isDec(v) ? v.toString() : (v as string))
-  // Most lookups have one key, whose key is its text: no list to build and join.
-  return values.length === 1 ? String(text(values[0]!)) : lookupKey(values.map(text))
-}
-
-function booleans(ctx: Ctx, v: Value, name: string): boolean[] {
-  if (!Array.isArray(v)) fail(ctx, `${name}() takes a list, got ${describe(v)}`)
-  return v.map((b) => bool(ctx, b, `item of ${name}()`))
-}
-
-/**
- * The least (`above` 1) or greatest (`above` -1) amount, chosen as decimal.js's min and max choose
- * (a tie goes to the later amount while the kept one is positive, so min(0, -0) is -0; NaN wins),
- * without the copy of every argument they make.
- */
-function extreme(list: Dec[], above: 1 | -1): Dec {
-  let x = list[0]!
-  for (let i = 1; i < list.length; i++) {
-    const y = list[i]!
-    if (y.isNaN()) return y
-    const k = compare(x, y)
-    if (k === above || (k === 0 && x.s === above)) x = y
+  parameter(entry: ParameterEntry): Scalar {
+    return this.parent.parameter(entry)
   }
-  return x
+  parameterAt(entry: ParameterEntry, date: string): Scalar {
+    return this.parent.parameterAt(entry, date)
+  }
+  schedule(entry: ScheduleEntry): Bracket[] {
+    return this.parent.schedule(entry)
+  }
+  lookup(entry: LookupEntry): Map<string, LookupRow> {
+    return this.parent.lookup(entry)
+  }
+  series(entry: SeriesEntry, key: string): Dec {
+    return this.parent.series(entry, key)
+  }
+  inForce(entry: TableEntry, date: string): boolean {
+    return this.parent.inForce(entry, date)
+  }
 }
 
-function nonEmpty(ctx: Ctx, list: Dec[], name: string): Dec[] {
-  if (list.length === 0) fail(ctx, `${name}() of an empty list`)
-  return list
+/** A function written as an argument (`x => x.amount > 0`), compiled to a closure over the runtime it is called in. */
+function lambda(node: Node, ctx: Ctx, arity: number): (rt: Runtime) => Lambda {
+  const params = ((node.params as Node[] | null) ?? []).map((p) => {
+    if (p.type !== 'Identifier') throw new CompileError('a function parameter is a name', 0, p)
+    return String(p.name)
+  })
+  if (params.length !== arity) throw new CompileError(`the function takes ${arity} parameter(s), not ${params.length}`, 0, node)
+  // Its parameters are names of its body only: what else the body reads is a dependency of the formula.
+  const inner: Ctx = {
+    ...ctx,
+    deps: new Set(),
+    resolver: { ...ctx.resolver, hasValue: (n) => params.includes(n) || ctx.resolver.hasValue(n) },
+  }
+  const body = value(node.body as Node, inner)
+  for (const d of inner.deps) if (!params.includes(d)) ctx.deps.add(d)
+  return (rt) =>
+    (...args: Value[]) =>
+      body(new LambdaScope(rt, params, args))
 }
 
 function call(node: Node, ctx: Ctx): Compiled {
   const callee = node.callee as Node
   if (callee.type !== 'Identifier') throw new CompileError('only named functions may be called', 0, callee)
   const name = callee.name as string
-  const spec = FUNCTIONS[name]
-  if (!spec) throw new CompileError(`unknown function '${name}()'; known: ${Object.keys(FUNCTIONS).join(', ')}`, 0, callee)
+  const spec = libraryFunction(name)
+  if (!spec) throw new CompileError(`unknown function '${name}()'; known: ${functionNames().join(', ')}`, 0, callee)
   const argNodes = node.arguments as Node[]
-  if (argNodes.length < spec.min || argNodes.length > spec.max) {
-    throw new CompileError(`${name}() takes ${spec.min === spec.max ? spec.min : `${spec.min} to ${spec.max}`} argument(s), got ${argNodes.length}`, 0, callee)
+  const required = spec.required ?? spec.args.length
+  if (argNodes.length < required || (!spec.rest && argNodes.length > spec.args.length)) {
+    const count = spec.rest ? `at least ${required}` : required === spec.args.length ? `${required}` : `${required} to ${spec.args.length}`
+    throw new CompileError(`${name}() takes ${count} argument(s), got ${argNodes.length}`, 0, callee)
   }
   let table: TableEntry | undefined
+  const lambdas: ((rt: Runtime) => Lambda)[] = []
   const args: Compiled[] = argNodes.map((arg, i) => {
-    if (i === 0 && spec.table) {
+    const want = spec.args[i] ?? spec.rest!
+    if (typeof want === 'object' && 'table' in want) {
       const piece = compile(arg, ctx)
       const entry = piece.table ?? piece.parameter
-      if (!entry || entry.kind !== spec.table) throw new CompileError(`${name}() takes a ${spec.table.replace(/_/g, '-')} table as its first argument`, 0, arg)
+      if (!entry || entry.kind !== want.table) throw new CompileError(`${name}() takes a ${want.table.replace(/_/g, '-')} table as argument ${i + 1}`, 0, arg)
       table = entry
-      return piece.fn
+      const problem = spec.checkTable?.(entry, argNodes.length)
+      if (problem) throw new CompileError(problem, 0, arg)
+      return () => null
     }
+    if (typeof want === 'object' && 'lambda' in want) {
+      if (arg.type !== 'ArrowFunctionExpression') throw new CompileError(`argument ${i + 1} of ${name}() is a function such as x => x.amount`, 0, arg)
+      lambdas[i] = lambda(arg, ctx, want.lambda)
+      return () => null
+    }
+    if (arg.type === 'ArrowFunctionExpression') throw new CompileError(`${name}() takes no function as argument ${i + 1}`, 0, arg)
     return value(arg, ctx)
   })
   const impl = spec.impl
-  return (rt) => impl(ctx, args, rt, table)
+  const where = ` in formula \`${ctx.text}\``
+  const cx: CallContext = {
+    rt: undefined as unknown as Runtime,
+    fail: (message: string): never => {
+      throw new EvaluationError(`${name}(): ${message}${where}`)
+    },
+  }
+  if (table) cx.table = table
+  const n = args.length
+  return (rt) => {
+    const values: (Value | Lambda)[] = new Array(n)
+    for (let i = 0; i < n; i++) values[i] = lambdas[i] ? lambdas[i]!(rt) : args[i]!(rt)
+    // One context per call site; a nested evaluation of the same site (through a lambda) restores it.
+    const outer = cx.rt
+    cx.rt = rt
+    try {
+      return impl(values, cx)
+    } finally {
+      cx.rt = outer
+    }
+  }
 }
-

@@ -18,7 +18,7 @@ import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesS
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { at, compileEntry, type TableEntry } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
-import { libraryFunction } from './library.js'
+import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
 import { typeRuleSet } from './typing.js'
 

@@ -79,7 +79,7 @@ export function typeName(t: ValueType | ArgType): string {
   }
 }
 
-function plural(t: ValueType): string {
+function plural(t: ValueType | ArgType): string {
   const name = typeName(t)
   if (name === 'text' || name === 'true or false' || name === 'null' || name === 'any value') return name
   return name.replace(/^an? /, '').replace(/^(amount|whole number|rate|date|record|list)/, '$1s')
@@ -346,6 +346,10 @@ function call(node: Node, env: TypeEnv, ctx: Ctx): ValueType {
     }
     const t = infer(arg, env, ctx)
     if (!accepts(want, t)) ctx.report(arg, `argument ${i + 1} of ${name}() must be ${typeName(want)}, not ${typeName(t)}`)
+    else if (arg.type === 'Literal' && spec.checkLiteral) {
+      const problem = spec.checkLiteral(i, (typeof arg.value === 'number' ? new Dec(String(arg.raw)) : arg.value) as Value)
+      if (problem) ctx.report(arg, problem)
+    }
     types[i] = t
   })
   args.forEach((arg, i) => {

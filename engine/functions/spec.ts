@@ -39,6 +39,8 @@ export type ArgType =
   | 'list'
   /** A number, or a list of numbers (min, max, sum take either). */
   | 'numbers'
+  /** A list whose items are accepted as this (`{ list: 'number' }`: a list of amounts of any kind). */
+  | { list: ArgType }
   /** A table of this kind, named directly (`schedule(rate_schedule, x)`). */
   | { table: TableEntry['kind'] }
   /**
@@ -83,6 +85,10 @@ export interface FunctionSpec {
    * fold a call whose arguments are all literals at load, and report an impossible value there.
    */
   pure?: boolean
+  /** A problem with the table a call names, found at load (a lookup given the wrong number of keys). */
+  checkTable?(table: TableEntry, argumentCount: number): string | undefined
+  /** A problem with an argument written as a literal, found at load (a pattern that does not compile). */
+  checkLiteral?(index: number, value: Value): string | undefined
 }
 
 export type FunctionLibrary = Record<string, FunctionSpec>

@@ -1,5 +1,7 @@
 // The load-time type check of one formula: each node's type, and each mistake at its place.
 import jsep from 'jsep'
+// The engine's parser: jsep with the arrow-function plugin registered.
+import '../../engine/expression.js'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FunctionSpec, ValueType } from '../../engine/functions/spec.js'
@@ -103,6 +105,14 @@ test('a pure call on literals is run at load, and what it refuses is a load erro
   assert.equal(problems('born < date(2026, 2, 30)'), ['7: date(): 2026-02-30 is not a date: 2026-02 has 28 days'])
   assert.equal(problems('born < date(2028, 2, 29)'), [])
   assert.equal(problems('born < date(years, 2, 30)'), [])
+})
+
+test('a lambda takes its parameter types from the list and its body is checked', () => {
+  assert.equal(check('filter(heirs, h => h.share > 0)').type, names.heirs)
+  assert.is(check('item(filter(heirs, h => h.share > 0), 0).relationship').type, 'text')
+  assert.equal(problems('filter(heirs, h => h.share)'), ['19: the function given to filter() must give true or false, not an amount'])
+  assert.equal(problems('filter(heirs, h => h.age > 0)'), ["21: no field 'age' here; the fields are share, relationship"])
+  assert.equal(problems('filter(heirs, 1)'), ['14: argument 2 of filter() must be a function such as x => x.amount'])
 })
 
 test('accepts and join: amounts mix, null gives way, a date is text', () => {

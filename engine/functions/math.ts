@@ -1,0 +1,55 @@
+/**
+ * @module Mathematical functions on exact decimals (decimal.js computes each to the engine's pinned
+ * precision). A value outside a function's domain (the logarithm of 0, the square root of −1, the
+ * arcsine of 2) is an error, never NaN or an infinity carried into an answer.
+ */
+import { Dec } from '../decimal.js'
+import type { Dec as Decimal } from '../decimal.js'
+import type { CallContext, FunctionLibrary, FunctionSpec } from './spec.js'
+import { amount } from './values.js'
+
+/** The result, or an error when it is not a finite number. */
+function finite(cx: CallContext, r: Decimal, name: string): Decimal {
+  return r.isFinite() ? r : cx.fail(`${name}() has no finite value here`)
+}
+
+/** A function of one amount, with its domain. */
+function unary(doc: string, name: string, f: (x: Decimal) => Decimal, domain?: (x: Decimal) => boolean, outside?: string): FunctionSpec {
+  return {
+    doc,
+    args: ['number'],
+    returns: 'amount',
+    pure: true,
+    impl: ([x], cx) => {
+      const v = amount(cx, x!, `the argument of ${name}()`)
+      if (domain && !domain(v)) return cx.fail(`${name}() of ${v.toString()}: ${outside}`)
+      return finite(cx, f(v), name)
+    },
+  }
+}
+
+export const math: FunctionLibrary = {
+  abs: unary('The absolute value.', 'abs', (x) => x.abs()),
+  floor: unary('The greatest whole number not above x.', 'floor', (x) => x.floor()),
+  ceil: unary('The least whole number not below x.', 'ceil', (x) => x.ceil()),
+  sqrt: unary('The square root.', 'sqrt', (x) => x.sqrt(), (x) => x.gte(0), 'not defined below 0'),
+  ln: unary('The natural logarithm.', 'ln', (x) => x.ln(), (x) => x.gt(0), 'defined only above 0'),
+  exp: unary('e to the power x.', 'exp', (x) => x.exp()),
+  sin: unary('The sine of x radians.', 'sin', (x) => x.sin()),
+  cos: unary('The cosine of x radians.', 'cos', (x) => x.cos()),
+  asin: unary('The arcsine, in radians from −π/2 to π/2.', 'asin', (x) => x.asin(), (x) => x.abs().lte(1), 'defined only from −1 to 1'),
+  atan2: {
+    doc: 'The angle in radians from the x axis to the point (x, y), from −π to π: atan2(y, x) (great-circle distances between airports).',
+    args: ['number', 'number'],
+    returns: 'amount',
+    pure: true,
+    impl: ([y, x], cx) => finite(cx, Dec.atan2(amount(cx, y!, 'y of atan2()'), amount(cx, x!, 'x of atan2()')), 'atan2'),
+  },
+  pow: {
+    doc: 'x to the power y (a fractional y takes a root: the Table K adjustment, a discount factor).',
+    args: ['number', 'number'],
+    returns: 'amount',
+    pure: true,
+    impl: ([x, y], cx) => finite(cx, amount(cx, x!, 'the base of pow()').pow(amount(cx, y!, 'the exponent of pow()')), 'pow'),
+  },
+}

@@ -1,0 +1,97 @@
+/**
+ * @module Functions on text: joining, normalising for comparison, matching a pattern, and how alike
+ * two names are (an entity or a licence holder matched against a record).
+ *
+ * Patterns are RE2 (the re2-wasm package, Google's RE2 compiled to WebAssembly): matching takes time
+ * linear in the text whatever the pattern, so a pattern in a rule file or a request can never stall
+ * a worker by backtracking; what RE2 cannot do in linear time (backreferences, lookaround) is refused
+ * when the pattern is compiled. A pattern written in a formula is compiled at load.
+ */
+import { distance } from 'fastest-levenshtein'
+import { RE2 } from 're2-wasm'
+import { Dec, isDec } from '../decimal.js'
+import type { FunctionLibrary } from './spec.js'
+import { describe, text } from './values.js'
+
+/** Compiled patterns by source: each is compiled once per process. */
+const PATTERNS = new Map<string, RE2>()
+
+/** The compiled pattern, or the reason it does not compile. */
+function pattern(source: string): RE2 | string {
+  const known = PATTERNS.get(source)
+  if (known) return known
+  try {
+    // `u`: re2-wasm reads patterns as Unicode, which it requires.
+    const compiled = new RE2(source, 'u')
+    PATTERNS.set(source, compiled)
+    return compiled
+  } catch (error) {
+    return `the pattern ${JSON.stringify(source)} is not one RE2 accepts: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/u: /, '')}`
+  }
+}
+
+/** Lower case, compatibility forms unified (NFKC), punctuation as space, spaces collapsed. */
+export function normalizeText(t: string): string {
+  return t
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim()
+}
+
+export const texts: FunctionLibrary = {
+  concat: {
+    doc: 'Text made of its arguments in order; an amount prints as written (1500, 0.05).',
+    args: ['any'],
+    rest: 'any',
+    returns: 'text',
+    pure: true,
+    impl: (args, cx) =>
+      args
+        .map((v) => {
+          if (isDec(v)) return v.toFixed()
+          if (typeof v === 'string') return v
+          return cx.fail(`concat() joins text and amounts, got ${describe(v)}`)
+        })
+        .join(''),
+  },
+  normalize_text: {
+    doc: 'Text as compared: Unicode NFKC, lower case, punctuation and symbols as spaces, runs of spaces as one, trimmed ("ACME, Inc." → "acme inc").',
+    args: ['text'],
+    returns: 'text',
+    pure: true,
+    impl: ([t], cx) => normalizeText(text(cx, t!, 'the text')),
+  },
+  upper: { doc: 'The text in upper case.', args: ['text'], returns: 'text', pure: true, impl: ([t], cx) => text(cx, t!, 'the text').toUpperCase() },
+  lower: { doc: 'The text in lower case.', args: ['text'], returns: 'text', pure: true, impl: ([t], cx) => text(cx, t!, 'the text').toLowerCase() },
+  trim: { doc: 'The text without spaces at either end.', args: ['text'], returns: 'text', pure: true, impl: ([t], cx) => text(cx, t!, 'the text').trim() },
+  matches: {
+    doc: 'Whether a pattern (RE2 syntax: no backreferences or lookaround) matches somewhere in the text; anchor it with ^ and $ to match the whole.',
+    args: ['text', 'text'],
+    returns: 'boolean',
+    pure: true,
+    checkLiteral: (index, value) => {
+      if (index !== 1 || typeof value !== 'string') return undefined
+      const p = pattern(value)
+      return typeof p === 'string' ? p : undefined
+    },
+    impl: ([t, p], cx) => {
+      const compiled = pattern(text(cx, p!, 'the pattern'))
+      return typeof compiled === 'string' ? cx.fail(compiled) : compiled.test(text(cx, t!, 'the text'))
+    },
+  },
+  similarity: {
+    doc: 'How alike two texts are, from 0 to 1: 1 − (Levenshtein edit distance ÷ the longer length), on the texts as given (normalise them first to ignore case and punctuation); two empty texts are 1.',
+    args: ['text', 'text'],
+    returns: 'rate',
+    pure: true,
+    impl: ([a, b], cx) => {
+      const x = text(cx, a!, 'the first text')
+      const y = text(cx, b!, 'the second text')
+      const longer = Math.max([...x].length, [...y].length)
+      if (longer === 0) return new Dec(1)
+      return new Dec(1).minus(new Dec(distance(x, y)).div(longer))
+    },
+  },
+}

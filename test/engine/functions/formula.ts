@@ -1,0 +1,29 @@
+/**
+ * @module A formula compiled and run on a few named values, for the function library's tests: the
+ * path a rule file's formula takes (parse, compile, call), without a rule set around it.
+ */
+import { Dec } from '../../../engine/decimal.js'
+import { compileExpression } from '../../../engine/expression.js'
+import type { TableEntry } from '../../../engine/tables.js'
+import type { Runtime, Value } from '../../../engine/types.js'
+
+export function formula(text: string, values: Record<string, Value> = {}, tables: Record<string, TableEntry> = {}): Value {
+  const resolver = { hasValue: (n: string) => Object.hasOwn(values, n), table: (n: string) => (Object.hasOwn(tables, n) ? tables[n] : undefined) }
+  const rt = {
+    get: (n: string) => values[n]!,
+    parameter: (e: TableEntry) => (e.kind === 'parameter' ? e.history[e.history.length - 1]!.value : null),
+    parameterAt: (e: TableEntry, date: string) => (e.kind === 'parameter' ? [...e.history].reverse().find((h) => h.from <= date)!.value : null),
+    schedule: (e: TableEntry) => (e.kind === 'marginal_rate_schedule' ? e.history[e.history.length - 1]!.value : []),
+    lookup: (e: TableEntry) => (e.kind === 'lookup' ? e.history[e.history.length - 1]!.value : new Map()),
+    series: (e: TableEntry, key: string) => (e.kind === 'series' ? e.points.get(key)! : new Dec(0)),
+    inForce: (e: TableEntry, date: string) => e.kind !== 'parameter' || e.history.some((h) => h.from <= date),
+  } as unknown as Runtime
+  return compileExpression(text, resolver).run(rt)
+}
+
+/** A value as comparable text: decimals as their digits, lists and records as JSON of those. */
+export function show(v: Value): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x instanceof Dec ? x.toString() : x))
+}
+
+export const dec = (s: string) => new Dec(s)

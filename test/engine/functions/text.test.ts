@@ -1,0 +1,49 @@
+// The text functions: normalising, RE2 patterns that cannot backtrack, and similarity.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Dec } from '../../../engine/decimal.js'
+import { CompileError } from '../../../engine/expression.js'
+import { formula } from './formula.js'
+
+const test = suite('engine/functions/text')
+
+test('normalize_text folds case, compatibility forms, punctuation and spaces', () => {
+  assert.is(formula("normalize_text('  ACME,  Inc. ')"), 'acme inc')
+  assert.is(formula("normalize_text('Ｆｕｌｌ—width')"), 'full width')
+  assert.is(formula("normalize_text('O\\'Brien & Sons')"), 'o brien sons')
+})
+
+test('matches uses RE2: anchors and classes work, a backreference is refused', () => {
+  assert.is(formula("matches('ORD-2026-0001', '^ORD-[0-9]{4}-[0-9]+$')"), true)
+  assert.is(formula("matches('abc', '^b')"), false)
+  assert.throws(() => formula("matches(x, '(a)\\\\1')", { x: 'aa' }), /not one RE2 accepts/)
+})
+
+test('a pattern that would backtrack exponentially elsewhere answers at once here', () => {
+  // (a+)+$ on "aaa…ab" is catastrophic for a backtracking engine; RE2 is linear in the text.
+  const text = 'a'.repeat(50_000) + 'b'
+  assert.is(formula("matches(t, '(a+)+$')", { t: text }), false)
+})
+
+test('similarity is 1 − edit distance ÷ longer length', () => {
+  assert.is((formula("similarity('kitten', 'sitting')") as Dec).toDecimalPlaces(6).toString(), '0.571429')
+  assert.is((formula("similarity('same', 'same')") as Dec).toString(), '1')
+  assert.is((formula("similarity('', '')") as Dec).toString(), '1')
+  assert.is((formula("similarity('abc', '')") as Dec).toString(), '0')
+})
+
+test('concat joins text and amounts as written, and refuses a list', () => {
+  assert.is(formula("concat('rate ', 0.05, ' on ', 1500)"), 'rate 0.05 on 1500')
+  assert.throws(() => formula("concat('x', [1])"), /joins text and amounts/)
+})
+
+test('upper, lower and trim', () => {
+  assert.is(formula("upper(' ny ')"), ' NY ')
+  assert.is(formula("trim(lower(' NY '))"), 'ny')
+})
+
+test('a function is only where a function is taken', () => {
+  assert.throws(() => formula("upper(x => x)"), (e: unknown) => e instanceof CompileError && /takes no function/.test((e as Error).message))
+})
+
+test.run()
