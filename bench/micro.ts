@@ -16,9 +16,9 @@
  */
 import { spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { answer, loadCatalog, type Catalog } from '../engine/index.js'
+import { answer, evaluate, loadCatalog, type Catalog } from '../engine/index.js'
 import { check, readGolden, run, type GoldenCase, type GoldenFile } from '../tools/golden.js'
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
 import type { StartupSample } from './startup.js'
@@ -57,6 +57,8 @@ const TARGET = {
   state_us: 50,
   federal_us: 150,
   qtip_ms: 50,
+  /** Issue 10. */
+  grid_ms: 100,
 }
 
 export interface MicroOptions {
@@ -230,7 +232,31 @@ export async function microBench(options: MicroOptions = {}): Promise<MicroRepor
   await timeRows(timed, budgetMs, options.rounds ?? 5)
   report.rows.push(...timed.map(evaluationRow))
   report.rows.push(await replayRow(catalog, files))
+  report.rows.push(await gridRow(budgetMs))
   return report
+}
+
+/**
+ * The couple's claiming-age grid of issue 10 (test/fixtures/grid, a fixture with made-up figures):
+ * 97 × 97 pairs of claiming ages, each person's stream a 40-year loop, the best pair by argmax.
+ * Its answer is checked by test/engine/grid.test.ts against a direct computation.
+ */
+async function gridRow(budgetMs: number): Promise<MicroRow> {
+  const fixture = join(ROOT, 'test', 'fixtures', 'grid')
+  const catalog = loadCatalog({ rulesDir: join(fixture, 'rules'), tablesDir: join(fixture, 'tables') })
+  const input = { first_benefit: 2000, second_benefit: 1200 }
+  const call = () => evaluate(catalog, 'couple.grid', input)
+  await time(call, budgetMs, 3)
+  const stats = summarize(await time(call, budgetMs * 4, 10))
+  return {
+    group: 'evaluation',
+    name: "couple's claiming-age grid, 97 × 97 pairs, 40-year inner loop (fixture)",
+    source: 'test/fixtures/grid/rules/couple/grid.yaml',
+    unit: 'ms',
+    ...stats,
+    target: TARGET.grid_ms,
+    holds: stats.median < TARGET.grid_ms,
+  }
 }
 
 /** The report as a plain-text table. @api public */

@@ -25,7 +25,7 @@ export class RuleLoadError extends Error {
   }
 }
 
-export type InputErrorCode = 'validation_error' | 'unsupported_parameter'
+export type InputErrorCode = 'validation_error' | 'unsupported_parameter' | 'work_limit_exceeded'
 
 /** One field at fault in a request, named as the caller wrote it (`beneficiaries[0].relationship`). */
 export interface FieldProblem {
@@ -41,6 +41,18 @@ export class InputError extends Error {
     readonly details: FieldProblem[],
   ) {
     super(message)
+  }
+}
+
+/**
+ * A request that asks for more work than one request may do (a grid too fine, a schedule too long):
+ * the caller's to narrow, so a 400 like any other input error, with its own code. The limits are
+ * settings (rules/service.yaml `limits`), never statutory figures.
+ */
+export class WorkLimitError extends InputError {
+  override name = 'WorkLimitError'
+  constructor(message: string) {
+    super('work_limit_exceeded', message, [])
   }
 }
 

@@ -9,7 +9,7 @@
  * promise; `evaluate` is async only for its callers.
  */
 import { Dec, fromNumber, isDec, toNumber } from './decimal.js'
-import { EvaluationError, InputError } from './errors.js'
+import { EvaluationError, InputError, WorkLimitError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
 import { formatMoney, type Currency } from './money.js'
@@ -49,13 +49,36 @@ class Collector {
   steps: Step[] | undefined
   frames: ParameterRead[][] = []
   quiet = 0
+  /**
+   * Results of the rule sets called so far, by callee and inputs. Every rule set is pure (no clock,
+   * no I/O: its answer is a function of its inputs and the tables), so a call made again with the
+   * same inputs (a person's benefit stream at one claiming age, for every age of the spouse) is
+   * answered from here. Its citations and notes were collected the first time.
+   */
+  readonly calls = new Map<string, Record<string, Value>>()
+  /** Work done so far, against the request's limits. */
+  private work = 0
+  private readonly deadline: number
 
   constructor(
     explain: boolean,
     /** How notes print money: the endpoint's currency. */
     readonly currency: Currency,
+    private readonly limits: { steps: number; milliseconds: number },
   ) {
     if (explain) this.steps = []
+    // The clock bounds how long a request may run; it never changes what an answer says.
+    this.deadline = Date.now() + limits.milliseconds
+  }
+  /** Count one step of work (a formula, a list item, a call, an iteration); refuse the request past a limit. */
+  tick() {
+    if (++this.work > this.limits.steps) {
+      throw new WorkLimitError(`the request needs more than ${this.limits.steps} evaluation steps, the most one request may take; ask for less work (a coarser grid, a shorter schedule)`)
+    }
+    // Reading the clock costs more than a step: look every 1,024 steps.
+    if ((this.work & 1023) === 0 && Date.now() > this.deadline) {
+      throw new WorkLimitError(`the request ran past ${this.limits.milliseconds} ms, the longest one request may take; ask for less work (a coarser grid, a shorter schedule)`)
+    }
   }
   cite(refs: Citation[]) {
     for (const r of refs) if (!this.citations.has(r.title)) this.citations.set(r.title, r)
@@ -76,7 +99,7 @@ export async function evaluate(
   if (!rs) throw new EvaluationError(`unknown rule set ${id}`)
   const { service } = catalog
   const currency = options.currency ?? { code: service.default_currency, ...service.currencies[service.default_currency]! }
-  const collector = new Collector(options.explain === true, currency)
+  const collector = new Collector(options.explain === true, currency, service.limits)
   const result = run(catalog, rs, toValues(rs.inputs, input), collector)
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
@@ -122,7 +145,8 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
 
 /** A scope of names: the root of a rule set, one list item, or one iterate of a fixed point. */
 class Scope implements Runtime {
-  memo = new Map<string, Value>()
+  /** Formulas computed in this scope; made on the first, since most list items compute few. */
+  private memo: Map<string, Value> | undefined
   constructor(
     readonly ev: Evaluation,
     readonly def: ScopeDef,
@@ -130,14 +154,19 @@ class Scope implements Runtime {
     readonly parent?: Scope,
   ) {}
 
+  remember(name: string, value: Value): void {
+    ;(this.memo ??= new Map()).set(name, value)
+  }
+
   get(name: string): Value {
-    const cached = this.memo.get(name)
+    const cached = this.memo?.get(name)
     if (cached !== undefined) return cached
-    if (name in this.bound) return this.bound[name] as Value
+    // Own names only: `constructor` or `toString` is no value of a scope.
+    if (Object.hasOwn(this.bound, name)) return this.bound[name] as Value
     const node = this.def.formulas.get(name)
     if (node) {
       const value = this.ev.compute(node, this)
-      this.memo.set(name, value)
+      this.remember(name, value)
       return value
     }
     if (this.parent) return this.parent.get(name)
@@ -252,6 +281,7 @@ class Evaluation {
 
   compute(node: Node, scope: Scope): Value {
     const c = this.collector
+    c.tick()
     const tracing = c.steps !== undefined && c.quiet === 0
     if (tracing) c.frames.push([])
     let value: Value
@@ -297,7 +327,7 @@ class Evaluation {
         value = this.each(node, scope)
         this.collector.cite(node.references)
       } else throw new EvaluationError(`${this.rs.id}: '${name}' is not evaluated first`)
-      scope.memo.set(name, value)
+      scope.remember(name, value)
     }
   }
 
@@ -321,7 +351,14 @@ class Evaluation {
     if (!callee) throw new EvaluationError(`${this.rs.id}: no rule set ${target}`)
     const input: Record<string, Value> = {}
     for (const [k, e] of node.input) input[k] = e.run(scope)
-    return run(this.catalog, callee, toValues(callee.inputs, input), this.collector)
+    const values = toValues(callee.inputs, input)
+    const key = `${target}(${callKey(values)})`
+    const known = this.collector.calls.get(key)
+    if (known) return known
+    this.collector.tick()
+    const result = run(this.catalog, callee, values, this.collector)
+    this.collector.calls.set(key, result)
+    return result
   }
 
   /** The items of a list, one scope each, with the carried values passed on. */
@@ -332,6 +369,7 @@ class Evaluation {
     for (const c of node.carry) carried[c.name] = c.start.run(scope)
     const out: Value[] = []
     for (const item of list) {
+      this.collector.tick()
       const bound = node.as ? { [node.as]: item, ...carried } : { ...(item as Record<string, Value>), ...carried }
       const child = new Scope(this, node.scope, bound, scope)
       this.prepare(child)
@@ -349,6 +387,7 @@ class Evaluation {
    */
   solve(node: SolveNode, scope: Scope): Value {
     const g = (x: Dec): Dec => {
+      this.collector.tick()
       const child = new Scope(this, node.scope, { [node.name]: x }, scope)
       const v = node.next.run(child)
       if (!isDec(v)) throw new EvaluationError(`${this.rs.id}: '${node.name}' iterates to ${describe(v)}`)
@@ -416,6 +455,22 @@ class Evaluation {
     if (typeof v !== 'boolean') throw new EvaluationError(`${this.rs.id}: ${what} is ${describe(v)}`)
     return v
   }
+}
+
+/**
+ * A call's inputs as text that is equal exactly when the values are: amounts by value (1.0 and 1
+ * are one amount), records by their fields in order of name.
+ */
+function callKey(v: Value): string {
+  if (v === null) return 'null'
+  if (isDec(v)) return v.toString()
+  if (typeof v === 'string') return JSON.stringify(v)
+  if (typeof v === 'boolean') return v ? 'true' : 'false'
+  if (Array.isArray(v)) return `[${v.map(callKey).join(',')}]`
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${callKey(v[k]!)}`)
+    .join(',')}}`
 }
 
 /** Request JSON to formula values: numbers become exact decimals through their shortest text. @api private */

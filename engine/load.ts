@@ -27,6 +27,8 @@ export interface Service {
   tier: 'beta' | 'verified'
   currencies: Record<string, Omit<Currency, 'code'>>
   default_currency: string
+  /** The most work one request may do (evaluate.ts counts it). */
+  limits: { steps: number; milliseconds: number }
 }
 
 export interface Catalog {
@@ -132,7 +134,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   // The service file fixes the formula version every other file is stamped with.
   const serviceFile = join(options.rulesDir, 'service.yaml')
   const serviceSource = read(serviceFile)
-  let service: Service = { formula_version: '', tier: 'beta', currencies: {}, default_currency: '' }
+  let service: Service = { formula_version: '', tier: 'beta', currencies: {}, default_currency: '', limits: { steps: 0, milliseconds: 0 } }
   if (serviceSource && validate(serviceSource, validators.service, problems)) {
     service = serviceSource.data as Service
     if (!Object.hasOwn(service.currencies, service.default_currency)) {

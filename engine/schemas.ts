@@ -339,7 +339,7 @@ export const endpointSchema = {
 
 export const serviceSchema = {
   type: 'object',
-  required: ['formula_version', 'kind', 'tier', 'currencies', 'default_currency'],
+  required: ['formula_version', 'kind', 'tier', 'currencies', 'default_currency', 'limits'],
   additionalProperties: false,
   properties: {
     formula_version: { type: 'string' },
@@ -360,5 +360,12 @@ export const serviceSchema = {
       },
     },
     default_currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'The currency of an endpoint that names none.' },
+    limits: {
+      type: 'object',
+      description: 'The most work one request may do: evaluation steps (each formula, list item, call and fixed-point iteration) and wall-clock milliseconds. WORK_LIMIT_STEPS and WORK_LIMIT_MS override them.',
+      required: ['steps', 'milliseconds'],
+      additionalProperties: false,
+      properties: { steps: { type: 'integer', minimum: 1000 }, milliseconds: { type: 'integer', minimum: 10 } },
+    },
   },
 }

@@ -14,6 +14,7 @@ type Schema = Record<string, unknown>
 
 const ERROR_CODES: ErrorCode[] = [
   'validation_error',
+  'work_limit_exceeded',
   'unsupported_parameter',
   'unauthorized',
   'not_found',

@@ -8,6 +8,7 @@ import { InputError, type FieldProblem } from '../engine/index.js'
 
 export type ErrorCode =
   | 'validation_error'
+  | 'work_limit_exceeded'
   | 'unsupported_parameter'
   | 'unauthorized'
   | 'not_found'

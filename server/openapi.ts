@@ -122,7 +122,7 @@ export function openApiDocument(catalog: Catalog): Schema {
       },
       schemas,
       responses: {
-        BadRequest: errorResponse('validation_error or unsupported_parameter: the details name each field at fault.'),
+        BadRequest: errorResponse('validation_error or unsupported_parameter: the details name each field at fault; work_limit_exceeded: the request asks for more work than one request may do (ask for less: a coarser grid, fewer years).'),
         Unauthorized: errorResponse('unauthorized: the x-api-key header is missing, malformed, unknown, revoked or wrong (one answer for all).'),
         PayloadTooLarge: errorResponse('payload_too_large: the body is over 64 KiB.'),
         UnsupportedMediaType: errorResponse('unsupported_media_type: the body must be application/json.'),
