@@ -368,14 +368,40 @@ class Evaluation {
     const carried: Record<string, Value> = {}
     for (const c of node.carry) carried[c.name] = c.start.run(scope)
     const out: Value[] = []
-    for (const item of list) {
+    // An explanation shows the first and the last item in full and one summary step for those
+    // between: a 97 × 97 grid explains in a few hundred steps, not in hundreds of thousands.
+    const steps = this.collector.quiet === 0 ? this.collector.steps : undefined
+    let firstEnd = 0
+    let lastStart = 0
+    let summarised = 0
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i]!
       this.collector.tick()
+      if (steps) {
+        if (i === 1) firstEnd = steps.length
+        // The item before this one was neither the first nor, now, the last: its steps give way.
+        if (i >= 2) {
+          steps.length = lastStart
+          summarised++
+        }
+        lastStart = steps.length
+      }
       const bound = node.as ? { [node.as]: item, ...carried } : { ...(item as Record<string, Value>), ...carried }
       const child = new Scope(this, node.scope, bound, scope)
       this.prepare(child)
       out.push(this.render(node.result, child) ?? null)
       if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
       for (const c of node.carry) carried[c.name] = c.next.run(child)
+    }
+    if (steps && summarised > 0) {
+      steps.splice(firstEnd, 0, {
+        rule_set: this.rs.id,
+        step: node.name,
+        label: `${summarised} item(s) between the first and the last, not shown one by one`,
+        value: { items: out.length, summarised },
+        parameters: [],
+        citations: [],
+      })
     }
     return out
   }
