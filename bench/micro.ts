@@ -15,7 +15,10 @@
  * load test.
  */
 import { spawnSync } from 'node:child_process'
-import { cpus, loadavg } from 'node:os'
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { answer, evaluate, loadCatalog, type Catalog } from '../engine/index.js'
@@ -23,7 +26,7 @@ import { check, readGolden, run, type GoldenCase, type GoldenFile } from '../too
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
 import type { StartupSample } from './startup.js'
 
-export type MicroGroup = 'start-up' | 'evaluation' | 'replay'
+export type MicroGroup = 'start-up' | 'evaluation' | 'replay' | 'data'
 
 export interface MicroRow {
   group: MicroGroup
@@ -233,7 +236,70 @@ export async function microBench(options: MicroOptions = {}): Promise<MicroRepor
   report.rows.push(...timed.map(evaluationRow))
   report.rows.push(await replayRow(catalog, files))
   report.rows.push(await gridRow(budgetMs))
+  report.rows.push(...dataRows())
   return report
+}
+
+/** The heap in use after a full collection, in MiB (gc exposed for this process by a V8 flag). */
+function heapMiB(): number {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  gc()
+  return process.memoryUsage().heapUsed / 2 ** 20
+}
+
+/**
+ * What a 10,000-row table costs at start-up and in each worker's heap: as a data set (CSV into the
+ * shared SQLite store: the first process builds it, every later one opens it) and, for comparison,
+ * as a YAML lookup (parsed and held by every worker). Synthetic rows made here, in a temp folder.
+ */
+export function dataRows(): MicroRow[] {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-data-'))
+  const rules = join(dir, 'rules')
+  const tables = join(dir, 'tables', 'synthetic')
+  mkdirSync(rules, { recursive: true })
+  mkdirSync(tables, { recursive: true })
+  copyFileSync(join(RULES_DIR, 'service.yaml'), join(rules, 'service.yaml'))
+  const n = 10_000
+  const csv = ['code,name,lat,lon,elevation']
+  const yamlRows: string[] = []
+  for (let i = 0; i < n; i++) {
+    const code = `S${String(i).padStart(5, '0')}`
+    csv.push(`${code},Synthetic site ${i},${(i % 180) - 90}.${i % 997},${(i % 360) - 180}.${i % 991},${i % 4000}`)
+    yamlRows.push(`          - { code: ${code}, name: "Synthetic site ${i}", lat: "${(i % 180) - 90}.${i % 997}", lon: "${(i % 360) - 180}.${i % 991}", elevation: "${i % 4000}" }`)
+  }
+  writeFileSync(join(tables, 'sites.csv'), csv.join('\n') + '\n')
+  const head = (kind: string) => `formula_version: "${'2026.1'}"\ntitle: Synthetic bench rows (not data)\nas_of: "2026-01-01"\ntables:\n  sites:\n    kind: ${kind}\n    label: Synthetic sites (bench only)\n`
+  const datasetYaml = `${head('dataset')}    file: sites.csv\n    format: csv\n    columns: { code: text, name: text, lat: amount, lon: amount, elevation: integer }\n    key: [code]\n    source: { title: "Synthetic rows made by bench/micro.ts" }\n    licence: "none: synthetic"\n    retrieved: "2026-01-01"\n`
+  const lookupYaml = `${head('lookup')}    reference: { title: "Synthetic rows made by bench/micro.ts" }\n    keys: [code]\n    columns: { name: text, lat: amount, lon: amount, elevation: amount }\n    values:\n      "2026-01-01":\n        rows:\n${yamlRows.join('\n')}\n`
+  const measure = (yaml: string, cache: string) => {
+    writeFileSync(join(tables, 'sites.yaml'), yaml)
+    const before = heapMiB()
+    const t0 = nowMs()
+    const catalog = loadCatalog({ rulesDir: rules, tablesDir: join(dir, 'tables'), dataCacheDir: cache })
+    const ms = nowMs() - t0
+    const heap = heapMiB() - before
+    return { ms, heap, keep: catalog }
+  }
+  const cache = join(dir, 'cache')
+  const build = measure(datasetYaml, cache)
+  const reopen = measure(datasetYaml, cache)
+  const lookup = measure(lookupYaml, cache)
+  const row = (name: string, m: { ms: number; heap: number }, note: string): MicroRow => ({
+    group: 'data',
+    name,
+    unit: 'ms',
+    median: m.ms,
+    min: m.ms,
+    p90: m.ms,
+    runs: 1,
+    note: `${note}; heap held after load: ${m.heap.toFixed(1)} MiB`,
+  })
+  return [
+    row('10,000-row data set, first load (check rows, build the store)', build, 'once per change of the data, by the first process'),
+    row('10,000-row data set, each later worker (open the store)', reopen, 'the store is shared through the page cache'),
+    row('10,000-row YAML lookup, each worker', lookup, 'for comparison: parsed and held by every worker'),
+  ]
 }
 
 /**

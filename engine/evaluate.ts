@@ -15,7 +15,8 @@ import type { Catalog } from './load.js'
 import { formatMoney, type Currency } from './money.js'
 import { round } from './round.js'
 import type { CallNode, EachNode, InputSpec, Node, NoteDef, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
-import { at, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
+import type { DatasetStore } from './data/store.js'
+import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
 import type { Runtime, Value } from './types.js'
 
 export interface ParameterRead {
@@ -192,8 +193,13 @@ class Scope implements Runtime {
     if (refs) this.ev.collector.cite(refs)
     return v
   }
+  dataset(entry: DatasetEntry): DatasetStore {
+    this.ev.use(entry)
+    if (!entry.store) throw new EvaluationError(`${entry.id} has no store: the catalog was loaded without its data sets`)
+    return entry.store
+  }
   inForce(entry: TableEntry, date: string): boolean {
-    if (entry.kind === 'series') return true
+    if (entry.kind === 'series' || entry.kind === 'dataset') return true
     return at<unknown>(entry.history, date) !== undefined
   }
 }

@@ -14,7 +14,8 @@ import { functionNames, libraryFunction } from './functions/index.js'
 import type { CallContext, Lambda } from './functions/spec.js'
 import { isDate } from './functions/values.js'
 import { locate } from './locate.js'
-import type { Bracket, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from './tables.js'
+import type { DatasetStore } from './data/store.js'
+import type { Bracket, DatasetEntry, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from './tables.js'
 import type { PathSegment } from './source.js'
 import type { Compiled, Runtime, Value } from './types.js'
 
@@ -298,6 +299,9 @@ class LambdaScope implements Runtime {
   }
   series(entry: SeriesEntry, key: string): Dec {
     return this.parent.series(entry, key)
+  }
+  dataset(entry: DatasetEntry): DatasetStore {
+    return this.parent.dataset(entry)
   }
   inForce(entry: TableEntry, date: string): boolean {
     return this.parent.inForce(entry, date)

@@ -5,7 +5,8 @@
  * The path is the identifier: `rules/estate/state/ny.yaml` is rule set `estate.state.ny`, and its
  * tables are the entries of `tables/estate/state/ny.yaml`, named there without a prefix.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
@@ -16,7 +17,8 @@ import { rounding, type Rounding } from './round.js'
 import { compileRuleSet, type RuleSet } from './ruleset.js'
 import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema } from './schemas.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
-import { at, compileEntry, type TableEntry } from './tables.js'
+import { openDatasets } from './data/store.js'
+import { at, compileEntry, type DatasetEntry, type TableEntry } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
 import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
@@ -41,6 +43,8 @@ export interface Catalog {
 export interface LoadOptions {
   rulesDir: string
   tablesDir: string
+  /** Where the data set store is built and shared (default: a folder in the system's temporary directory). */
+  dataCacheDir?: string
 }
 
 function yamlFiles(dir: string): string[] {
@@ -167,6 +171,19 @@ export function loadCatalog(options: LoadOptions): Catalog {
       if (tables.has(entry.id)) problems.push(source.problem(['tables', name], `duplicate table id ${entry.id}`))
       tables.set(entry.id, entry)
       tableSources.set(entry, source)
+    }
+  }
+
+  // Data sets: their rows checked and imported once into the shared store, or the store opened.
+  const datasets = [...tables.values()].filter((t): t is DatasetEntry => t.kind === 'dataset')
+  const files = datasets.map((d) => ({ id: d.id, descriptor: d.descriptor, path: d.path, shown: d.file_shown }))
+  const missing = files.filter((f) => !existsSync(f.path))
+  for (const f of missing) problems.push(tableSources.get(tables.get(f.id)!)!.problem(['tables', tables.get(f.id)!.name, 'file'], `no data file at ${f.shown}`))
+  if (missing.length === 0) {
+    const stores = openDatasets(files, options.dataCacheDir ?? join(tmpdir(), 'rules-as-code-datasets'), problems)
+    for (const d of datasets) {
+      const store = stores.get(d.id)
+      if (store) d.store = store
     }
   }
 
@@ -297,7 +314,7 @@ function coverage(
   for (const date of dates) {
     for (const other of reachable(rs, ruleSets)) {
       for (const entry of other.tables) {
-        if (entry.kind === 'series') continue
+        if (entry.kind === 'series' || entry.kind === 'dataset') continue
         if (!at<unknown>(entry.history, date)) {
           const source = tableSources.get(entry)!
           problems.push(source.problem(['tables', entry.name, 'values'], `${entry.id} has no value in force on ${date}, which ${endpoint.operation_id} covers (read by ${other.id})`))

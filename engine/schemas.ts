@@ -109,6 +109,43 @@ const series = {
   },
 }
 
+const columnType = { enum: ['amount', 'integer', 'rate', 'text', 'date', 'boolean'] }
+const columnList = { type: 'array', minItems: 1, items: name }
+
+/** A data set: rows in a CSV or JSON Lines file beside the tables file, described here. */
+const dataset = {
+  type: 'object',
+  required: ['kind', 'label', 'file', 'format', 'columns', 'source', 'licence', 'retrieved'],
+  additionalProperties: false,
+  properties: {
+    kind: { const: 'dataset' },
+    label: { type: 'string' },
+    description: { type: 'string' },
+    file: { type: 'string', pattern: '^[A-Za-z0-9_./-]+\\.(csv|jsonl)$', description: 'The data file, relative to this tables file.' },
+    format: { enum: ['csv', 'jsonl'] },
+    columns: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: columnType },
+    key: { ...columnList, description: 'The columns rows() looks up by; several rows may share a key.' },
+    history: {
+      type: 'object',
+      required: ['key', 'effective'],
+      additionalProperties: false,
+      description: 'A value history per key: one row per key and effective date.',
+      properties: { key: columnList, effective: name },
+    },
+    band: {
+      type: 'object',
+      required: ['lower', 'upper'],
+      additionalProperties: false,
+      description: 'A range lookup: the lower bound is inclusive, the upper exclusive; an empty upper bound is open-ended.',
+      properties: { lower: name, upper: name },
+    },
+    source: { ...citation, description: 'Where the records come from: the publisher and the address they were retrieved from.' },
+    licence: { type: 'string', minLength: 3 },
+    retrieved: isoDate,
+    reference,
+  },
+}
+
 export const tablesSchema = {
   type: 'object',
   required: ['formula_version', 'title', 'as_of', 'tables'],
@@ -127,7 +164,7 @@ export const tableEntrySchema = {
   type: 'object',
   required: ['kind'],
   discriminator: { propertyName: 'kind' },
-  oneOf: [parameter, schedule, lookup, series],
+  oneOf: [parameter, schedule, lookup, series, dataset],
 }
 
 const rounding = {

@@ -8,6 +8,9 @@ import { Dec, compare, isExactText, parseExact } from './decimal.js'
 import type { PathSegment, SourceFile } from './source.js'
 import type { Problem } from './errors.js'
 import { isoDateProblem } from './calendar.js'
+import { dirname, join, relative, resolve } from 'node:path'
+import type { DatasetDescriptor } from './data/rows.js'
+import type { DatasetStore } from './data/store.js'
 
 export interface Citation {
   title: string
@@ -61,7 +64,17 @@ export interface SeriesEntry extends EntryBase {
   /** The citation of a point set by its own act or release, where given. */
   pointReferences: Map<string, Citation[]>
 }
-export type TableEntry = ParameterEntry | ScheduleEntry | LookupEntry | SeriesEntry
+export interface DatasetEntry extends EntryBase {
+  kind: 'dataset'
+  descriptor: DatasetDescriptor
+  /** The data file, as the problems name it and as the loader opens it. */
+  file_shown: string
+  path: string
+  licence: string
+  /** Its queries, once the loader has opened the data set store (data/store.ts). */
+  store?: DatasetStore
+}
+export type TableEntry = ParameterEntry | ScheduleEntry | LookupEntry | SeriesEntry | DatasetEntry
 
 /** The value in force on `date`, or undefined before the first effective date. @api public */
 export function at<T>(history: Dated<T>[], date: string): Dated<T> | undefined {
@@ -156,6 +169,31 @@ export function compileEntry(
         kind: 'lookup',
         keys,
         history: history((item, at) => rows(source, keys, columns, item.rows as Record<string, unknown>[], at, problems)),
+      }
+    }
+    case 'dataset': {
+      const { file, format, columns, key, history, band } = raw as unknown as DatasetDescriptor
+      const descriptor: DatasetDescriptor = { file, format, columns }
+      if (key) descriptor.key = key
+      if (history) descriptor.history = history
+      if (band) descriptor.band = band
+      // Every column the descriptor names must be one of its columns.
+      const named: [string, string[]][] = [['key', key ?? []], ['history', history ? [...history.key, history.effective] : []], ['band', band ? [band.lower, band.upper] : []]]
+      for (const [what, list] of named) {
+        for (const c of list) if (!Object.hasOwn(columns, c)) problems.push(source.problem(['tables', name, what], `${what} names '${c}', which is not a column`))
+      }
+      const path = resolve(dirname(source.file), file)
+      const src = raw.source as { title: string; href?: string }
+      return {
+        ...base,
+        // An answer cites the law the data set serves (its reference) and the source of its records.
+        references: [...base.references, ...toCitations(src)],
+        as_of: String(raw.retrieved),
+        kind: 'dataset',
+        descriptor,
+        path,
+        file_shown: relative(process.cwd(), join(dirname(source.file), file)) || file,
+        licence: String(raw.licence),
       }
     }
     case 'series': {

@@ -153,6 +153,9 @@ export function tableType(entry: TableEntry): ValueType {
       return 'amount'
     case 'marginal_rate_schedule':
       return { list: { record: { over: 'amount', rate: 'rate', base: 'amount' } } }
+    case 'dataset':
+      // A row: each column as its type says (an empty cell reads as null).
+      return { record: { ...entry.descriptor.columns } }
   }
   return ANY
 }

@@ -2,7 +2,8 @@
  * @module The values a formula computes with, and the runtime a compiled formula reads from.
  */
 import type { Dec } from './decimal.js'
-import type { LookupEntry, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, Bracket, LookupRow, TableEntry } from './tables.js'
+import type { DatasetStore } from './data/store.js'
+import type { DatasetEntry, LookupEntry, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, Bracket, LookupRow, TableEntry } from './tables.js'
 
 /** A value in a formula: amounts are decimals, never binary floats. */
 export type Value = Dec | string | boolean | null | Value[] | { [key: string]: Value }
@@ -16,6 +17,8 @@ export interface Runtime {
   schedule(entry: ScheduleEntry): Bracket[]
   lookup(entry: LookupEntry): Map<string, LookupRow>
   series(entry: SeriesEntry, key: string): Dec
+  /** A data set's queries; reading it cites its source and dates the answer by its retrieval. */
+  dataset(entry: DatasetEntry): DatasetStore
   /** Whether a dated table has a value in force on a date. */
   inForce(entry: TableEntry, date: string): boolean
 }

@@ -2,6 +2,7 @@
  * @module The function library: every function a formula may call, by name, from the families of
  * this folder. A name is looked up as the registry's own key only (`constructor` is no function).
  */
+import { data } from './data.js'
 import { dates } from './dates.js'
 import { lists } from './lists.js'
 import { math } from './math.js'
@@ -9,7 +10,7 @@ import type { FunctionLibrary, FunctionSpec } from './spec.js'
 import { tables } from './tables.js'
 import { texts } from './text.js'
 
-export const FAMILIES: Record<string, FunctionLibrary> = { tables, lists, dates, math, text: texts }
+export const FAMILIES: Record<string, FunctionLibrary> = { tables, data, lists, dates, math, text: texts }
 
 const REGISTRY = new Map<string, FunctionSpec>()
 for (const [family, library] of Object.entries(FAMILIES)) {

@@ -1,0 +1,69 @@
+/**
+ * @module Queries of a data set (tables/**: rows in a CSV or JSON Lines file, engine/data/): the
+ * rows of a key, the band holding a value, a key's history and its row in force on a date. What a
+ * query needs (a declared key, band or history, one value per key column) is checked at load, so a
+ * query never scans a data set at run time.
+ */
+import type { DatasetEntry, TableEntry } from '../tables.js'
+import type { Value } from '../types.js'
+import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
+import { amount, date, describe } from './values.js'
+
+const dataset = (cx: CallContext) => cx.table as DatasetEntry
+
+/** The load-time check of a query: the data set declares what it needs, and the keys are all given. */
+function needs(what: 'key' | 'history' | 'band', fixed: number) {
+  return (table: TableEntry, args: number): string | undefined => {
+    if (table.kind !== 'dataset') return undefined
+    const d = table.descriptor
+    const columns = what === 'key' ? d.key : what === 'history' ? d.history?.key : undefined
+    if (what === 'band') return d.band ? undefined : `${table.id} declares no band (band: { lower, upper })`
+    if (!columns) return `${table.id} declares no ${what}; a query may only use what the data set indexes`
+    const given = args - fixed
+    return given === columns.length ? undefined : `${table.id} is looked up by ${columns.length} key(s) (${columns.join(', ')}), got ${given}`
+  }
+}
+
+const rowsOf = (t: ValueType[]): ValueType => ({ list: t[0] ?? 'any' })
+const rowOf = (t: ValueType[]): ValueType => t[0] ?? 'any'
+
+export const data: FunctionLibrary = {
+  rows: {
+    doc: 'Every row of a data set whose key columns equal the keys given, in file order (a list; empty when none): rows(licences, state).',
+    args: [{ table: 'dataset' }, 'any'],
+    rest: 'any',
+    returns: rowsOf,
+    checkTable: needs('key', 1),
+    impl: ([, ...key], cx) => cx.rt.dataset(dataset(cx)).rows(key as Value[]),
+  },
+  band: {
+    doc: 'The row of a data set whose band holds a value (lower bound inclusive, upper exclusive, an empty upper open-ended); no such band is an error: band(accessible_spaces, total_spaces).',
+    args: [{ table: 'dataset' }, 'number'],
+    returns: rowOf,
+    checkTable: needs('band', 1),
+    impl: ([, v], cx) => {
+      const value = amount(cx, v!, 'the value')
+      return cx.rt.dataset(dataset(cx)).band(value) ?? cx.fail(`${cx.table!.id} has no band holding ${value.toString()}`)
+    },
+  },
+  history: {
+    doc: "The rows of a key in order of effective date (empty when the key has none): history(minimum_wage, state).",
+    args: [{ table: 'dataset' }, 'any'],
+    rest: 'any',
+    returns: rowsOf,
+    checkTable: needs('history', 1),
+    impl: ([, ...key], cx) => cx.rt.dataset(dataset(cx)).history(key as Value[]),
+  },
+  row_in_force: {
+    doc: 'The row of a key in force on a date: the one with the latest effective date on or before it; none is an error: row_in_force(minimum_wage, on, state).',
+    args: [{ table: 'dataset' }, 'date', 'any'],
+    rest: 'any',
+    returns: rowOf,
+    checkTable: needs('history', 2),
+    impl: ([, on, ...key], cx) => {
+      const day = date(cx, on!, 'the date')
+      const values = key as Value[]
+      return cx.rt.dataset(dataset(cx)).inForce(values, day) ?? cx.fail(`${cx.table!.id} has no row for ${values.map(describe).join(', ')} in force on ${day}`)
+    },
+  },
+}
