@@ -1,19 +1,18 @@
 /**
  * @module Decisions: json-rules-engine rules written in YAML, with decimal-aware operators.
  *
- * A decision names an outcome (which regime applies, whether a check fails). Its engine is built once
- * at load. The facts are formula values; the operators `lt lte gt gte eq neq` compare them as exact
+ * A decision names an outcome among several rules (which regime applies, which class a beneficiary
+ * is in). The facts are formula values; the operators `lt lte gt gte eq neq` compare them as exact
  * decimals, never as binary floats. Two matching rules of the same priority are an error, not a
- * silent first-wins.
+ * silent first-wins. (An input check is not a decision: it is one true/false expression, ruleset.ts.)
  *
- * Why two paths: `engine.run` costs tens of microseconds (17 µs for New York's three-rule decision,
- * 40 µs for the dispatcher's nine checks: promises, cloned conditions, a hashed fact cache; the issue
- * measured ~80 µs), and a request runs a decision or a check stage in every rule set it reaches,
- * hundreds of times in a QTIP search. So evaluation takes the fast path: the same conditions compiled
- * at load to synchronous closures (conditions.ts). The json-rules-engine Engine is still built once
- * at load: it validates each rule with its own messages, and `decideByEngine` / `failuresByEngine`
- * run it as the reference the fast path is held to (test/engine/decide.test.ts on every operator and
- * on random condition trees, test/golden-decisions.test.ts on every golden case).
+ * Why the conditions are compiled: `engine.run` costs tens of microseconds (17 µs for New York's
+ * three-rule decision: promises, cloned conditions, a hashed fact cache), and a QTIP search runs a
+ * decision hundreds of times. So evaluation runs the same conditions compiled at load to synchronous
+ * closures (conditions.ts), and production builds no json-rules-engine Engine at all. A test builds
+ * one (`decideByEngine`) as the reference the compiled conditions are held to
+ * (test/engine/decide.test.ts on every operator and on random condition trees,
+ * test/golden-decisions.test.ts on every golden case).
  */
 import { Engine, type RuleProperties, type TopLevelCondition } from 'json-rules-engine'
 import { DECIMAL_OPERATORS, OPERATORS, compileConditions, decimalOperator, type Facts, type Test } from './conditions.js'
@@ -72,26 +71,33 @@ export interface Outcome {
 
 /** A decision compiled once: an engine with its rules (ruleset.ts compiles the facts they read). @api private */
 export class Decision {
-  private readonly engine: Engine
+  /** json-rules-engine's own engine for these rules: built only when a test holds the fast path to it. */
+  private engine: Engine | undefined
   private readonly tests: Test[]
 
-  /** Throws with the json-rules-engine message (or the compiler's) when a rule is malformed. */
+  /** Throws with the compiler's message when a rule is malformed (conditions.ts checks the shape). */
   constructor(
     readonly name: string,
     private readonly rules: DecisionRule[],
     private readonly fallback: string | undefined,
   ) {
-    this.engine = newEngine()
-    rules.forEach((rule, i) => {
+    this.tests = rules.map((rule) => compileConditions(rule.conditions))
+  }
+
+  private reference(): Engine {
+    if (this.engine) return this.engine
+    const engine = newEngine()
+    this.rules.forEach((rule, i) => {
       const props: RuleProperties = {
         conditions: rule.conditions as TopLevelCondition,
         event: { type: rule.outcome, params: { index: i } },
         priority: rule.priority ?? 1,
-        name: `${name}#${i}`,
+        name: `${this.name}#${i}`,
       }
-      this.engine.addRule(props)
+      engine.addRule(props)
     })
-    this.tests = rules.map((rule) => compileConditions(rule.conditions))
+    this.engine = engine
+    return engine
   }
 
   /** The outcome of the highest-priority matching rule, or the default. */
@@ -101,7 +107,7 @@ export class Decision {
 
   /** The same, through json-rules-engine: the reference the fast path is tested against. */
   async decideByEngine(facts: Facts): Promise<Outcome> {
-    return this.choose(await engineMatches(this.engine, facts))
+    return this.choose(await engineMatches(this.reference(), facts))
   }
 
   private choose(indexes: number[]): Outcome {
@@ -116,42 +122,5 @@ export class Decision {
       throw new EvaluationError(`decision ${this.name}: rules for ${best.map((r) => r.outcome).join(' and ')} both match at priority ${top}`)
     }
     return { outcome: best[0]!.outcome, references: best[0]!.references }
-  }
-}
-
-export interface CheckRule {
-  conditions: unknown
-  field: string
-  message: string
-  code: 'validation_error' | 'unsupported_parameter'
-  /** Its position in the rule set's checks. */
-  index: number
-}
-
-/** Input checks of one rule set, in one engine: each matching rule is a problem with a field. @api private */
-export class Checks {
-  private readonly engine: Engine
-  private readonly tests: Test[]
-
-  constructor(private readonly rules: CheckRule[]) {
-    this.engine = newEngine()
-    rules.forEach((rule, i) => {
-      this.engine.addRule({ conditions: rule.conditions as TopLevelCondition, event: { type: 'invalid', params: { index: i } } })
-    })
-    this.tests = rules.map((rule) => compileConditions(rule.conditions))
-  }
-
-  /** The checks that fail, by field; checks on one field in the order they are written. */
-  failures(facts: Facts): CheckRule[] {
-    return this.byField(matches(this.tests, facts))
-  }
-
-  /** The same, through json-rules-engine (in the order its events come): the fast path's reference. */
-  async failuresByEngine(facts: Facts): Promise<CheckRule[]> {
-    return this.byField(await engineMatches(this.engine, facts))
-  }
-
-  private byField(indexes: number[]): CheckRule[] {
-    return indexes.map((i) => this.rules[i]!).sort((a, b) => a.field.localeCompare(b.field))
   }
 }

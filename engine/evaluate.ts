@@ -134,11 +134,11 @@ function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, colle
 function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
   for (const stage of rs.checks) {
     if (stage.late !== late) continue
-    const facts: Record<string, Value> = {}
-    for (const [f, e] of stage.facts) facts[f] = e.run(ev.root)
-    const failures = stage.engine.failures(facts)
+    const failures = stage.checks.filter((ch) => ev.bool(ch.when.run(ev.root), `the check on ${ch.field}`))
     if (failures.length === 0) continue
-    const details = failures.map((f) => ({ field: f.field, message: text(stage.messages[f.index] ?? [f.message], ev.root, ev.collector.currency) }))
+    // Several faults: by field, and in the order they are written for one field.
+    failures.sort((a, b) => a.field.localeCompare(b.field))
+    const details = failures.map((f) => ({ field: f.field, message: text(f.message, ev.root, ev.collector.currency) }))
     const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
     throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
   }

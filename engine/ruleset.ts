@@ -5,7 +5,7 @@
  * Every problem (unknown name, cycle, malformed decision, a table of the wrong kind) is pushed with
  * its `file:line:column`; nothing is thrown, so one run of the rule check reports them all.
  */
-import { Checks, Decision, OPERATORS, conditionFacts, type CheckRule } from './decide.js'
+import { Decision, OPERATORS, conditionFacts } from './decide.js'
 import { Dec, isExactText, parseExact } from './decimal.js'
 import type { Problem } from './errors.js'
 import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
@@ -91,11 +91,17 @@ export type Template =
   | { kind: 'object'; fields: [string, Template][] }
   | { kind: 'when'; when: CompiledExpression; then: Template }
 
+/** One input check: when its condition holds, the request is refused naming the field. */
+export interface Check {
+  when: CompiledExpression
+  field: string
+  code: 'validation_error' | 'unsupported_parameter'
+  /** The message, which may print values of the request, as a note does. */
+  message: NoteDef['parts']
+}
+
 export interface CheckStage {
-  engine: Checks
-  facts: Map<string, CompiledExpression>
-  /** Each check's message, indexed as the checks stand in the file. */
-  messages: NoteDef['parts'][]
+  checks: Check[]
   /** Whether this stage waits for the rule set's decisions and calls. */
   late: boolean
 }
@@ -175,30 +181,21 @@ export function compileRuleSet(
     if (fallback) date = rawDate.input ? { input: rawDate.input, fallback } : { fallback }
   }
 
+  // Checks in two stages: those that read a decision or a call (directly or through formulas) wait
+  // for them; the others run first, so a bad request is refused before any call is made.
   const checks: CheckStage[] = []
-  const rawChecks = (raw.checks ?? []) as (Raw & { field: string; message: string; code?: CheckRule['code'] })[]
-  if (rawChecks.length > 0) {
+  const rawChecks = (raw.checks ?? []) as { when: string; field: string; message: string; code?: Check['code'] }[]
+  const waits = waitsForFirst(root)
+  const compiled = rawChecks.flatMap((ch, i) => {
+    const when = expr(ch.when, ['checks', i, 'when'])
+    if (!when) return []
     // A message may print values of the request, as a note does: "{year_month(valuation_date)}".
-    const messages = rawChecks.map((ch, i) => noteParts(c, ch.message, ['checks', i, 'message'], rootResolver))
-    const waits = waitsForFirst(root)
-    for (const late of [false, true]) {
-      const facts = new Map<string, CompiledExpression>()
-      const rules: CheckRule[] = []
-      rawChecks.forEach((ch, index) => {
-        const own = new Map<string, CompiledExpression>()
-        factsOf(c, ch.conditions, ['checks', index, 'conditions'], rootResolver, own)
-        const isLate = [...own.values()].some((e) => [...e.deps].some((d) => waits(d)))
-        if (isLate !== late) return
-        for (const [f, e] of own) facts.set(f, e)
-        rules.push({ conditions: ch.conditions, field: ch.field, message: ch.message, code: ch.code ?? 'validation_error', index })
-      })
-      if (rules.length === 0) continue
-      try {
-        checks.push({ engine: new Checks(rules), facts, messages, late })
-      } catch (error) {
-        problems.push(source.problem(['checks'], `malformed check: ${(error as Error).message}`))
-      }
-    }
+    const check: Check = { when, field: ch.field, code: ch.code ?? 'validation_error', message: noteParts(c, ch.message, ['checks', i, 'message'], rootResolver) }
+    return [{ check, late: [...when.deps].some(waits) }]
+  })
+  for (const late of [false, true]) {
+    const stage = compiled.filter((x) => x.late === late).map((x) => x.check)
+    if (stage.length > 0) checks.push({ checks: stage, late })
   }
 
   // Decisions and calls are evaluated first in their scope (evaluate.ts, prepare); the iterates of a

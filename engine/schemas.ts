@@ -300,10 +300,10 @@ export const ruleSetSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['conditions', 'field', 'message'],
+        required: ['when', 'field', 'message'],
         additionalProperties: false,
         properties: {
-          conditions: condition,
+          when: { ...expression, description: 'True when the request is wrong: then it is refused, naming the field.' },
           field: { type: 'string' },
           message: { type: 'string' },
           code: { enum: ['validation_error', 'unsupported_parameter'] },

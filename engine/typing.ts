@@ -146,7 +146,12 @@ export function typeRuleSet(
 
   const root = scope(rs.root, inputs, { get: () => undefined })
   if (rs.date) check(rs.date.fallback, root, 'date', 'the calculation date')
-  for (const stage of rs.checks) for (const e of stage.facts.values()) check(e, root)
+  for (const stage of rs.checks) {
+    for (const ch of stage.checks) {
+      check(ch.when, root, 'boolean', 'the condition of a check')
+      for (const part of ch.message) if (typeof part !== 'string') check(part.expr, root)
+    }
+  }
   const output = template(rs.outputs, root)
   for (const note of rs.notes) {
     check(note.when, root, 'boolean', 'the condition of a note')

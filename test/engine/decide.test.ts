@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Checks, Decision, OPERATORS, type DecisionRule, type Outcome } from '../../engine/decide.js'
+import { Decision, OPERATORS, type DecisionRule, type Outcome } from '../../engine/decide.js'
 import { Dec } from '../../engine/decimal.js'
 import type { Value } from '../../engine/types.js'
 
@@ -49,14 +49,6 @@ test('what the fast path does not compile is refused at load, not run differentl
   assert.throws(make({ all: [{ condition: 'shared' }] }), /named conditions/)
   assert.throws(make({ all: [{ fact: 'r', path: '$.a', operator: 'equal', value: 1 }] }), /path into a fact/)
   assert.throws(make({ all: [{ fact: 'a', operator: 'equal', value: { fact: 'r', path: '$.a' } }] }), /path into a fact/)
-})
-
-test('checks report each failing field, fields in order, one field\'s checks as written', async () => {
-  const rule = (fact: string, field: string, index: number) => ({ conditions: { all: [{ fact, operator: 'equal', value: true }] }, field, message: fact, code: 'validation_error' as const, index })
-  const checks = new Checks([rule('z', 'zeta', 0), rule('a1', 'alpha', 1), rule('a2', 'alpha', 2), rule('n', 'nu', 3)])
-  const facts = { z: true, a1: true, a2: true, n: false }
-  assert.equal(checks.failures(facts).map((f) => f.message), ['a1', 'a2', 'z'])
-  assert.equal(await checks.failuresByEngine(facts), checks.failures(facts))
 })
 
 // ---- The fast path against json-rules-engine ----

@@ -84,10 +84,14 @@ test('an unknown keyword in a request schema (a description cut short by a comma
   ])
 })
 
-test('a condition that reads a path into a fact is refused where the checks stand', () => {
+test('a condition that reads a path into a fact is refused where the decision stands', () => {
   assert.equal(problems('condition-path', 'rules/demo/flat.yaml'), [
-    "rules/demo/flat.yaml:20:3: malformed check: a path into a fact (path: $[0]) is not supported; read the field in the fact's expression",
+    "rules/demo/flat.yaml:21:7: malformed decision: a path into a fact (path: $[0]) is not supported; read the field in the fact's expression",
   ])
+})
+
+test("a check's condition must be true or false", () => {
+  assert.equal(problems('check-not-boolean', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:17:11: the condition of a check must be true or false, not an amount'])
 })
 
 test('an income year from 1 July needs figures in force on the 1 July it starts', () => {
