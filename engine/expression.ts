@@ -308,6 +308,13 @@ class LambdaScope implements Runtime {
   }
 }
 
+/** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */
+function readTable(rt: Runtime, entry: TableEntry): void {
+  if (entry.kind === 'marginal_rate_schedule') rt.schedule(entry)
+  else if (entry.kind === 'lookup') rt.lookup(entry)
+  else if (entry.kind === 'parameter') rt.parameter(entry)
+}
+
 /** A function written as an argument (`x => x.amount > 0`), compiled to a closure over the runtime it is called in. */
 function lambda(node: Node, ctx: Ctx, arity: number): (rt: Runtime) => Lambda {
   const params = ((node.params as Node[] | null) ?? []).map((p) => {
@@ -371,7 +378,9 @@ function call(node: Node, ctx: Ctx): Compiled {
   }
   if (table) cx.table = table
   const n = args.length
+  const first = spec.tableFirst ? table : undefined
   return (rt) => {
+    if (first) readTable(rt, first)
     const values: (Value | Lambda)[] = new Array(n)
     for (let i = 0; i < n; i++) values[i] = lambdas[i] ? lambdas[i]!(rt) : args[i]!(rt)
     // One context per call site; a nested evaluation of the same site (through a lambda) restores it.

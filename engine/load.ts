@@ -6,6 +6,7 @@
  * tables are the entries of `tables/estate/state/ny.yaml`, named there without a prefix.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs'
+import { mergeOutputs } from './inherit.js'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -224,6 +225,15 @@ export function loadCatalog(options: LoadOptions): Catalog {
       // The calculation date comes with the inputs it is read from.
       if (data.date === undefined && like.date !== undefined) data.date = like.date
     }
+  }
+  // And the shape of its result: one shape for every state, each writing only what differs.
+  for (const source of ruleSources.values()) {
+    const data = source.data as { outputs_like?: string; outputs?: Record<string, unknown> }
+    if (!data.outputs_like) continue
+    const like = ruleSources.get(data.outputs_like)?.data as { outputs?: Record<string, unknown>; outputs_like?: string } | undefined
+    if (!like) problems.push(source.problem(['outputs_like'], `unknown rule set ${data.outputs_like}`))
+    else if (like.outputs_like) problems.push(source.problem(['outputs_like'], `${data.outputs_like} itself takes its outputs from another rule set; name that one`))
+    else data.outputs = mergeOutputs(like.outputs ?? {}, data.outputs ?? {})
   }
   const ruleSets = new Map<string, RuleSet>()
   const clean = new Set<string>()

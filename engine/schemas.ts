@@ -288,6 +288,7 @@ export const ruleSetSchema = {
     reference,
     inputs: { type: 'object', propertyNames: name, additionalProperties: { $ref: '#/$defs/input' } },
     inputs_like: { type: 'string', description: "Take the input declarations (and the calculation date) of this rule set; `inputs` adds to them." },
+    outputs_like: { type: 'string', description: 'Take the shape of the result of this rule set; `outputs` writes only what differs (a field set to null is removed).' },
     date: {
       type: 'object',
       required: ['default'],

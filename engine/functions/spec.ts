@@ -85,6 +85,11 @@ export interface FunctionSpec {
    * fold a call whose arguments are all literals at load, and report an impossible value there.
    */
   pure?: boolean
+  /**
+   * Read the table before the other arguments are evaluated, so that its citation comes before
+   * theirs in the answer (the order `schedule()` has always cited in).
+   */
+  tableFirst?: boolean
   /** A problem with the table a call names, found at load (a lookup given the wrong number of keys). */
   checkTable?(table: TableEntry, argumentCount: number): string | undefined
   /** A problem with an argument written as a literal, found at load (a pattern that does not compile). */

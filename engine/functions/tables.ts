@@ -34,6 +34,7 @@ export const tables: FunctionLibrary = {
     doc: 'The tax on an amount under a marginal-rate schedule in force on the calculation date: the base of its bracket plus the rate on the excess.',
     args: [{ table: 'marginal_rate_schedule' }, 'number'],
     returns: 'amount',
+    tableFirst: true,
     impl: ([, x], cx) => marginalTax(cx.rt.schedule(schedule(cx)), amount(cx, x!, 'the amount')),
   },
   marginal_rate: {
