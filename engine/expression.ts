@@ -11,7 +11,7 @@ import jsepArrow from '@jsep-plugin/arrow'
 import { Dec, compare, isDec } from './decimal.js'
 import { EvaluationError } from './errors.js'
 import { functionNames, libraryFunction } from './functions/index.js'
-import type { CallContext, Lambda } from './functions/spec.js'
+import type { CallContext, FunctionSpec, Lambda } from './functions/spec.js'
 import { isDate } from './functions/values.js'
 import { locate } from './locate.js'
 import type { DatasetStore } from './data/store.js'
@@ -28,6 +28,8 @@ export interface NameResolver {
   hasValue(name: string): boolean
   /** A table by local name or full id. */
   table(name: string): TableEntry | undefined
+  /** A function the rule set declares itself (`functions:`), found before the library's. */
+  fn?(name: string): FunctionSpec | undefined
 }
 
 export interface CompiledExpression {
@@ -275,7 +277,7 @@ function binary(node: Node, ctx: Ctx): Compiled {
 }
 
 /** The lambda's parameters bound to values; every other name and table read goes to the enclosing runtime. */
-class LambdaScope implements Runtime {
+export class LambdaScope implements Runtime {
   constructor(
     private readonly parent: Runtime,
     private readonly names: readonly string[],
@@ -339,7 +341,7 @@ function call(node: Node, ctx: Ctx): Compiled {
   const callee = node.callee as Node
   if (callee.type !== 'Identifier') throw new CompileError('only named functions may be called', 0, callee)
   const name = callee.name as string
-  const spec = libraryFunction(name)
+  const spec = ctx.resolver.fn?.(name) ?? libraryFunction(name)
   if (!spec) throw new CompileError(`unknown function '${name}()'; known: ${functionNames().join(', ')}`, 0, callee)
   const argNodes = node.arguments as Node[]
   const required = spec.required ?? spec.args.length

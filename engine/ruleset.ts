@@ -8,7 +8,10 @@
 import { Decision, OPERATORS, conditionFacts } from './decide.js'
 import { Dec, isExactText, parseExact } from './decimal.js'
 import type { Problem } from './errors.js'
-import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
+import { CompileError, LambdaScope, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
+import { libraryFunction } from './functions/index.js'
+import type { FunctionSpec, ValueType } from './functions/spec.js'
+import { checkTypes } from './typecheck.js'
 import { rounding, type Rounding, type RoundingMode } from './round.js'
 import type { PathSegment, SourceFile } from './source.js'
 import { toCitations, type Citation, type TableEntry } from './tables.js'
@@ -113,6 +116,8 @@ export interface NoteDef {
 
 export interface RuleSet {
   id: string
+  /** The functions it declares (`functions:`), callable from its formulas like the library's. */
+  functions: Map<string, FunctionSpec>
   file: string
   title: string
   references: Citation[]
@@ -167,8 +172,9 @@ export function compileRuleSet(
     if (inputNames.has(name)) problems.push(source.problem(['formulas', name], `duplicate name '${name}': it is already an input`))
     if (tables(name)) problems.push(source.problem(['formulas', name], `duplicate name '${name}': it is already a table of this rule set`))
   }
+  const functions = compileFunctions(c, (raw.functions ?? {}) as Record<string, RawFunction>, tables)
   const rootNames = new Set([...inputNames, ...Object.keys(formulasRaw)])
-  const rootResolver: NameResolver = { hasValue: (n) => rootNames.has(n), table: tables }
+  const rootResolver: NameResolver = { hasValue: (n) => rootNames.has(n), table: tables, fn: (n) => functions.get(n) }
   const root = compileScope(c, formulasRaw, ['formulas'], rootResolver, new Set(), new Set(inputNames))
 
   const expr = (text: string, path: PathSegment[], resolver = rootResolver) => compileAt(c, text, path, resolver)
@@ -220,6 +226,7 @@ export function compileRuleSet(
   })
   const rs: RuleSet = {
     id,
+    functions,
     file: source.file,
     title: String(raw.title),
     references: toCitations(raw.reference),
@@ -413,7 +420,7 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     const carried = Object.keys(each.carry ?? {})
     const leaves = [...fields, ...carried]
     const innerNames = new Set([...leaves, ...Object.keys(each.formulas ?? {})])
-    const inner: NameResolver = { hasValue: (n) => innerNames.has(n) || resolver.hasValue(n), table: resolver.table }
+    const inner: NameResolver = { ...resolver, hasValue: (n) => innerNames.has(n) || resolver.hasValue(n) }
     const outer = new Set<string>()
     const scope = compileScope(c, each.formulas ?? {}, [...path, 'each', 'formulas'], inner, outer, new Set(leaves))
     const result = template(c, each.result, [...path, 'each', 'result'], inner, outer, innerNames)
@@ -443,7 +450,7 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     absorb(start)
     // Inside the solve scope the node's own name is the unknown, bound to the current iterate.
     const innerNames = new Set([name, ...Object.keys(s.formulas ?? {})])
-    const inner: NameResolver = { hasValue: (n) => innerNames.has(n) || resolver.hasValue(n), table: resolver.table }
+    const inner: NameResolver = { ...resolver, hasValue: (n) => innerNames.has(n) || resolver.hasValue(n) }
     const outer = new Set<string>()
     const scope = compileScope(c, s.formulas ?? {}, [...path, 'solve', 'formulas'], inner, outer, new Set([name]))
     const next = compileAt(c, s.next, [...path, 'solve', 'next'], inner)
@@ -589,3 +596,40 @@ function noteParts(c: Compiler, text: string, path: PathSegment[], resolver: Nam
   return parts.filter((p) => p !== '')
 }
 
+
+interface RawFunction {
+  params: Record<string, InputType>
+  formula: string
+  label?: string
+  description?: string
+  reference?: unknown
+}
+
+/**
+ * A rule set's own functions (`functions: { applicable_age_year: { params: { born: date }, formula } }`):
+ * each body sees its parameters, the tables and the functions declared before it, and nothing of
+ * the rule set's inputs or formulas, so a call's value depends on its arguments alone.
+ */
+function compileFunctions(c: Compiler, raw: Record<string, RawFunction>, tables: (name: string) => TableEntry | undefined): Map<string, FunctionSpec> {
+  const functions = new Map<string, FunctionSpec>()
+  for (const [name, f] of Object.entries(raw)) {
+    const path = ['functions', name]
+    if (libraryFunction(name)) c.problems.push(c.source.problem(path, `'${name}' is already a function of the library`))
+    const params = Object.keys(f.params)
+    const resolver: NameResolver = { hasValue: (n) => params.includes(n), table: tables, fn: (n) => functions.get(n) }
+    const body = compileAt(c, f.formula, [...path, 'formula'], resolver)
+    if (!body) continue
+    const types = params.map((p) => f.params[p]!) as ValueType[]
+    // Its result type: the body's, with each parameter of its declared type.
+    const returns = body.ast
+      ? checkTypes(body.ast, f.formula, { typeOf: (n) => (params.includes(n) ? types[params.indexOf(n)] : undefined), table: tables, fn: (n) => functions.get(n) ?? libraryFunction(n) }).type
+      : 'any'
+    functions.set(name, {
+      doc: f.label ?? f.description ?? `${name}(${params.join(', ')})`,
+      args: types,
+      returns,
+      impl: (args, cx) => body.run(new LambdaScope(cx.rt, params, args as Value[])),
+    })
+  }
+  return functions
+}

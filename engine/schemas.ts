@@ -297,6 +297,23 @@ export const ruleSetSchema = {
     },
     roundings: { type: 'object', propertyNames: name, additionalProperties: rounding },
     formulas: { $ref: '#/$defs/formulas' },
+    functions: {
+      type: 'object',
+      description: 'Functions of this rule set, callable from its formulas: each body sees only its parameters, the tables and the functions above it.',
+      propertyNames: name,
+      additionalProperties: {
+        type: 'object',
+        required: ['params', 'formula'],
+        additionalProperties: false,
+        properties: {
+          params: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { enum: ['amount', 'integer', 'rate', 'text', 'boolean', 'date'] } },
+          formula: expression,
+          label: { type: 'string' },
+          description: { type: 'string' },
+          reference,
+        },
+      },
+    },
     checks: {
       type: 'array',
       items: {

@@ -66,7 +66,7 @@ export function typeRuleSet(
       return { record }
     }
     if (!e.ast || e.text === undefined) return ANY
-    const env: TypeEnv = { typeOf: (n) => names.get(n), table: tables, fn: functions }
+    const env: TypeEnv = { typeOf: (n) => names.get(n), table: tables, fn: (n) => rs.functions.get(n) ?? functions(n) }
     const { type, problems: found } = checkTypes(e.ast, e.text, env)
     for (const p of found) problems.push({ path: e.path ?? [], index: p.index, message: p.message })
     if (want && found.length === 0 && !accepts(want, type)) {
