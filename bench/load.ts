@@ -103,3 +103,55 @@ export function formatLoad(rows: LoadRow[], options: LoadOptions): string {
   }
   return lines.join('\n')
 }
+
+export interface MixedRow {
+  /** How the QTIP requests are answered: on the pool's thread, or on the request's own thread. */
+  qtip: 'worker thread' | 'in-process'
+  /** State requests alone, then with QTIP requests sent beside them. */
+  stateAlone: Measured
+  stateBeside: Measured
+  qtipBeside: Measured
+}
+
+/**
+ * Cheap and heavy requests together, one process: state requests at the usual concurrency, alone
+ * and then beside a few connections of QTIP searches, with the QTIP endpoint on the evaluation pool
+ * and (EVALUATION_THREADS=0) on the event loop. Whether a search collapses the latency of cheap
+ * requests shows in the state p99.
+ */
+export async function mixedBench(options: LoadOptions = defaultLoadOptions(), log: (line: string) => void = () => {}): Promise<MixedRow[]> {
+  const state = BENCH_REQUESTS.find((r) => r.path === '/estate/calculate-state-tax')!
+  const qtip = BENCH_REQUESTS.find((r) => r.path === '/estate/optimize-qtip-election')!
+  const rows: MixedRow[] = []
+  for (const [label, threads] of [['worker thread', '1'], ['in-process', '0']] as const) {
+    const service = await startService(1, [], false, { EVALUATION_THREADS: threads })
+    try {
+      const headers = { 'x-api-key': service.key }
+      log(`  mixed, QTIP ${label}: state alone…`)
+      const stateAlone = await drive(service.url + state.path, JSON.stringify(state.body), headers, options.seconds, options.connections)
+      log(`  mixed, QTIP ${label}: state beside QTIP…`)
+      const [stateBeside, qtipBeside] = await Promise.all([
+        drive(service.url + state.path, JSON.stringify(state.body), headers, options.seconds, options.connections),
+        drive(service.url + qtip.path, JSON.stringify(qtip.body), headers, options.seconds, 4),
+      ])
+      rows.push({ qtip: label, stateAlone, stateBeside, qtipBeside })
+    } finally {
+      await service.stop()
+    }
+  }
+  return rows
+}
+
+export function formatMixed(rows: MixedRow[], options: LoadOptions): string {
+  const lines = [
+    `Mixed: state requests (${options.connections} connections) alone, then beside QTIP searches (4 connections); one process`,
+    '',
+    `${pad('QTIP answered on', 16)} ${pad('state alone rps', 15)} ${pad('p50/p99 ms', 11)} ${pad('state beside rps', 16)} ${pad('p50/p99 ms', 11)} ${pad('QTIP rps', 8)} QTIP p50/p99 ms`,
+  ]
+  for (const r of rows) {
+    lines.push(
+      `${pad(r.qtip, 16)} ${pad(num(r.stateAlone.rps), 15)} ${pad(`${r.stateAlone.p50}/${r.stateAlone.p99}`, 11)} ${pad(num(r.stateBeside.rps), 16)} ${pad(`${r.stateBeside.p50}/${r.stateBeside.p99}`, 11)} ${pad(num(r.qtipBeside.rps, 1), 8)} ${r.qtipBeside.p50}/${r.qtipBeside.p99}`,
+    )
+  }
+  return lines.join('\n')
+}

@@ -28,10 +28,10 @@ export function freePort(): Promise<number> {
   })
 }
 
-async function start(script: string, workers: number, ready: RegExp, nodeArgs: string[] = [], ipc = false): Promise<Running & { output: () => string }> {
+async function start(script: string, workers: number, ready: RegExp, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}): Promise<Running & { output: () => string }> {
   const port = await freePort()
   const child = spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
-    env: { ...process.env, PORT: String(port), WORKERS: String(workers), DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')) },
+    env: { ...process.env, PORT: String(port), WORKERS: String(workers), DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')), ...env },
     stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
@@ -57,7 +57,8 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
 }
 
 /** The service as `npm start` runs it (dist/server/main.js), with a fresh key store. */
-export const startService = (workers: number, nodeArgs: string[] = [], ipc = false) => start('server/main.js', workers, /listening on/, nodeArgs, ipc)
+export const startService = (workers: number, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}) =>
+  start('server/main.js', workers, /listening on/, nodeArgs, ipc, env)
 
 /** The bare Koa echo (bench/echo.ts). */
 export const startEcho = (workers: number) => start('bench/echo.js', workers, /echo listening/)

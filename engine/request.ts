@@ -27,6 +27,8 @@ export interface Endpoint {
   response: Record<string, unknown>
   normalize: Record<string, 'uppercase' | 'lowercase' | 'trim'>
   years?: { field: string; supported: number[]; period?: Period }
+  /** `worker`: answered on the evaluation pool's threads (server/pool.ts), off the event loop. */
+  execution?: 'in_process' | 'worker'
   /** The currency of the endpoint's amounts: notes print money with it. */
   currency: Currency
   file: string

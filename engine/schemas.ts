@@ -383,6 +383,10 @@ export const endpointSchema = {
         },
       },
     },
+    execution: {
+      enum: ['in_process', 'worker'],
+      description: 'worker: answered on worker threads, off the event loop (an optimizer that evaluates hundreds of times); in_process (the default): on the request\'s own thread.',
+    },
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "The currency of the endpoint's amounts (a code of rules/service.yaml `currencies`); default: the service's default_currency." },
     request: { type: 'object' },
     response: {

@@ -18,16 +18,19 @@ import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
 import type { KeyStore } from './keys.js'
 import { McpTools } from './mcp.js'
+import type { EvaluationPool } from './pool.js'
 import { openApiDocument } from './openapi.js'
 
 export interface AppOptions {
   catalog: Catalog
   keys: KeyStore
+  /** Worker threads for the endpoints whose manifest says `execution: worker`; without it, they run here. */
+  pool?: EvaluationPool
   /** Largest accepted body, e.g. "64kb". */
   bodyLimit?: string
 }
 
-export function createApp({ catalog, keys, bodyLimit = '64kb' }: AppOptions): Koa {
+export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOptions): Koa {
   const app = new Koa()
   app.silent = true
   const router = new Router()
@@ -56,7 +59,8 @@ export function createApp({ catalog, keys, bodyLimit = '64kb' }: AppOptions): Ko
   }
   const handler = (endpoint: Endpoint) => async (ctx: Context) => {
     const explain = ctx.query.explain === 'true'
-    ctx.body = await answer(catalog, endpoint, (ctx.request as { body?: unknown }).body, { explain })
+    const body = (ctx.request as { body?: unknown }).body
+    ctx.body = pool && endpoint.execution === 'worker' ? await pool.answer(endpoint.operation_id, body, explain) : await answer(catalog, endpoint, body, { explain })
     ctx.type = 'application/json'
   }
 

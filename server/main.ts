@@ -6,14 +6,16 @@
  * dies is replaced. WORKERS=1 runs a single process with no cluster primary.
  *
  * Environment: PORT (8080), HOST (127.0.0.1), WORKERS (the number of cores), DATA_DIR (./data, holds
- * keys.json), RULES_DIR and TABLES_DIR (./rules, ./tables).
+ * keys.json), RULES_DIR and TABLES_DIR (./rules, ./tables), EVALUATION_THREADS (1: threads per process
+ * for the endpoints that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml).
  */
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { loadCatalogOrExit } from '../tools/catalog.js'
-import { DATA_DIR, ROOT } from '../tools/paths.js'
+import { DATA_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
 import { createApp } from './app.js'
+import { EvaluationPool } from './pool.js'
 import { KeyStore } from './keys.js'
 
 const port = Number(process.env.PORT ?? 8080)
@@ -25,6 +27,13 @@ if (!Number.isInteger(workers) || workers < 1) {
 }
 
 const load = loadCatalogOrExit
+
+/** Threads per process for the heavy endpoints: EVALUATION_THREADS, else one; 0 answers them in-process. */
+const evaluationThreads = Number(process.env.EVALUATION_THREADS ?? 1)
+if (!Number.isInteger(evaluationThreads) || evaluationThreads < 0) {
+  console.error(`EVALUATION_THREADS must be a whole number of at least 0, got ${process.env.EVALUATION_THREADS}`)
+  process.exit(1)
+}
 
 async function openKeys(): Promise<KeyStore> {
   const keys = new KeyStore(join(DATA_DIR, 'keys.json'))
@@ -39,7 +48,11 @@ async function openKeys(): Promise<KeyStore> {
 async function serve(label: string): Promise<void> {
   const catalog = load()
   const keys = cluster.isWorker ? new KeyStore(join(DATA_DIR, 'keys.json')) : await openKeys()
-  const server = createApp({ catalog, keys }).listen(port, host, () => {
+  // The heavy endpoints' threads load their catalog while this process starts listening.
+  const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
+    ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
+    : undefined
+  const server = createApp({ catalog, keys, pool }).listen(port, host, () => {
     console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
   })
   const shutdown = (signal: string) => {

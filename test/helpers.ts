@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadCatalog, type Catalog } from '../engine/index.js'
-import { createApp } from '../server/app.js'
+import { createApp, type AppOptions } from '../server/app.js'
 import { KeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
 
@@ -51,9 +51,14 @@ export function catalogWithNewEndpoint(): Catalog {
 
 /** The real app on 127.0.0.1 (the project's catalog unless another is given), with a fresh key store holding one key. */
 export async function startService(serviceCatalog: Catalog = catalog()): Promise<Service> {
+  return startServiceWith({ catalog: serviceCatalog })
+}
+
+/** The same, with any other option of the app (an evaluation pool). */
+export async function startServiceWith(options: Partial<AppOptions>): Promise<Service> {
   const keys = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { key } = await keys.issue('test')
-  const server = createApp({ catalog: serviceCatalog, keys }).listen(0, '127.0.0.1')
+  const server = createApp({ catalog: catalog(), keys, ...options }).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {

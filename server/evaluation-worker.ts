@@ -1,0 +1,27 @@
+/**
+ * @module A worker thread of the evaluation pool (pool.ts): loads the catalog once, then answers
+ * the heavy endpoints' requests with the same `answer()` as the main thread, so the bytes are the
+ * same. An error crosses back as plain data (its class, code, message and details), since a thread
+ * boundary does not carry classes; pool.ts turns it back into the error the server maps.
+ */
+import { workerData } from 'node:worker_threads'
+import { answer, EvaluationError, InputError, loadCatalog, type Envelope } from '../engine/index.js'
+import type { PoolRequest, PoolSettings, PoolReply } from './pool.js'
+
+const settings = workerData as PoolSettings
+const catalog = loadCatalog({ rulesDir: settings.rulesDir, tablesDir: settings.tablesDir })
+catalog.service.limits = settings.limits
+const endpoints = new Map(catalog.endpoints.map((e) => [e.operation_id, e]))
+
+export default async function evaluate(request: PoolRequest): Promise<PoolReply> {
+  const endpoint = endpoints.get(request.operation_id)
+  if (!endpoint) return { error: { kind: 'evaluation', message: `no endpoint ${request.operation_id} in the pool's catalog` } }
+  try {
+    const envelope: Envelope = await answer(catalog, endpoint, request.body, { explain: request.explain })
+    return { envelope }
+  } catch (error) {
+    if (error instanceof InputError) return { error: { kind: 'input', name: error.name, code: error.code, message: error.message, details: error.details } }
+    if (error instanceof EvaluationError) return { error: { kind: 'evaluation', message: error.message } }
+    throw error
+  }
+}
