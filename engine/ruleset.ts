@@ -383,9 +383,16 @@ function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], 
     }
   }
   if (spec.call) {
-    const call = spec.call as { rule_set: string; fallback?: string; when?: string; input: Record<string, CallInput> }
+    const call = spec.call as { rule_set: string; fallback?: string; when?: string; pass?: string[]; input?: Record<string, CallInput> }
     const input = new Map<string, CompiledExpression>()
-    for (const [k, raw] of Object.entries(call.input)) {
+    // `pass`: the caller's values of these names go to the inputs of the same names.
+    for (const [i, k] of (call.pass ?? []).entries()) {
+      if (call.input && Object.hasOwn(call.input, k)) c.problems.push(c.source.problem([...path, 'call', 'pass', i], `'${k}' is both passed and given in input; keep one`))
+      const e = compileAt(c, k, [...path, 'call', 'pass', i], resolver)
+      absorb(e)
+      if (e) input.set(k, e)
+    }
+    for (const [k, raw] of Object.entries(call.input ?? {})) {
       const e = compileInput(c, raw, [...path, 'call', 'input', k], resolver)
       absorb(e)
       if (e) input.set(k, e)

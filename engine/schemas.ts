@@ -218,12 +218,13 @@ const formulaNode: object = {
     },
     call: {
       type: 'object',
-      required: ['rule_set', 'input'],
+      required: ['rule_set'],
       additionalProperties: false,
       properties: {
         rule_set: { type: 'string', pattern: '^[a-z0-9_.{}]+$' },
         fallback: { type: 'string' },
         when: expression,
+        pass: { type: 'array', items: name, description: "Names whose values in the caller go, unchanged, to the called rule set's inputs of the same names." },
         input: { $ref: '#/$defs/call_input' },
       },
     },
