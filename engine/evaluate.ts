@@ -351,14 +351,16 @@ class Evaluation {
 
   call(node: CallNode, scope: Scope): Value {
     if (node.when && !this.bool(node.when.run(scope), `when of '${node.name}'`)) return null
-    let target = node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(scope.get(n)).toLowerCase())
+    let target = node.target.includes('{') ? node.target.replace(/\{([a-z0-9_]+)\}/g, (_m, n: string) => String(scope.get(n)).toLowerCase()) : node.target
     if (!this.catalog.ruleSets.has(target) && node.fallback) target = node.fallback
     const callee = this.catalog.ruleSets.get(target)
     if (!callee) throw new EvaluationError(`${this.rs.id}: no rule set ${target}`)
     const input: Record<string, Value> = {}
     for (const [k, e] of node.input) input[k] = e.run(scope)
     const values = toValues(callee.inputs, input)
-    const key = `${target}(${callKey(values)})`
+    // toValues writes the callee's inputs in the order it declares them: the key needs no sorting.
+    let key = target
+    for (const name in values) key += `|${callKey(values[name]!)}`
     const known = this.collector.calls.get(key)
     if (known) return known
     this.collector.tick()
@@ -499,10 +501,10 @@ function callKey(v: Value): string {
   if (typeof v === 'string') return JSON.stringify(v)
   if (typeof v === 'boolean') return v ? 'true' : 'false'
   if (Array.isArray(v)) return `[${v.map(callKey).join(',')}]`
-  return `{${Object.keys(v)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${callKey(v[k]!)}`)
-    .join(',')}}`
+  // A record input is built field by field in its declared order (toValues), so its order is fixed.
+  let out = '{'
+  for (const k in v) out += `${k}:${callKey(v[k]!)},`
+  return out + '}'
 }
 
 /** Request JSON to formula values: numbers become exact decimals through their shortest text. @api private */
