@@ -10,6 +10,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import { InputError, type FieldProblem, type Problem } from './errors.js'
 import type { Currency } from './money.js'
 import type { Period } from './period.js'
+import { requestSchema } from './request-schema.js'
 import type { RuleSet } from './ruleset.js'
 import type { SourceFile } from './source.js'
 
@@ -61,6 +62,8 @@ export function compileRequest(
     problems.push(source.problem(['rule_set'], `unknown rule set ${raw.rule_set}`))
     return undefined
   }
+  // The manifest writes descriptions and bounds; types, formats and defaults come from the inputs.
+  raw.request = requestSchema(raw.request, rs.inputs)
   let validate: ValidateFunction
   try {
     validate = requestAjv.compile(raw.request)

@@ -1,0 +1,70 @@
+/**
+ * @module A request's JSON Schema filled in from its rule set's declared inputs, so an endpoint
+ * manifest writes only what the inputs cannot say: descriptions, bounds, enums and which fields are
+ * required (an input without a default may still be optional: a date not given reads as null).
+ *
+ * Each request field takes its JSON type from its input's type (amount → number, integer, text →
+ * string, a date → string with format date, boolean, a list → array with its items, an object →
+ * object with its fields), and its default from the input's default; objects are closed
+ * (`additionalProperties: false`), so an unknown field is refused at every level. What the manifest
+ * writes wins. The order of the keys is the one a person writes: `type` first (then
+ * `additionalProperties`), `default` just before the description.
+ */
+import { isDec, toNumber } from './decimal.js'
+import type { InputSpec } from './ruleset.js'
+import type { Value } from './types.js'
+
+type Schema = Record<string, unknown>
+
+const JSON_TYPE: Record<InputSpec['type'], string> = {
+  amount: 'number',
+  integer: 'integer',
+  text: 'string',
+  date: 'string',
+  boolean: 'boolean',
+  list: 'array',
+  object: 'object',
+}
+
+function json(v: Value): unknown {
+  if (isDec(v)) return toNumber(v)
+  if (Array.isArray(v)) return v.map(json)
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, json(x)]))
+  return v
+}
+
+/** One field's schema: the manifest's, with the type, format, default and nested parts it leaves out. */
+function field(written: Schema, input: InputSpec | undefined): Schema {
+  if (!input) return written
+  const out: Schema = {}
+  if (!('type' in written)) out.type = JSON_TYPE[input.type]
+  if (input.type === 'date' && !('format' in written)) out.format = 'date'
+  for (const [k, v] of Object.entries(written)) {
+    if (k === 'description' && !('default' in written) && input.default !== undefined) out.default = json(input.default)
+    out[k] = v
+  }
+  if (!('default' in out) && input.default !== undefined) out.default = json(input.default)
+  if (input.type === 'list' && input.items && isSchema(out.items)) out.items = field(out.items, input.items)
+  if (input.type === 'object' && input.fields) return object(out, input.fields)
+  return out
+}
+
+function isSchema(v: unknown): v is Schema {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** An object schema: each property filled in from its input, closed to unknown fields. */
+function object(written: Schema, inputs: Record<string, InputSpec>): Schema {
+  const properties = isSchema(written.properties) ? written.properties : {}
+  const filled: Schema = {}
+  for (const [name, schema] of Object.entries(properties)) filled[name] = isSchema(schema) ? field(schema, Object.hasOwn(inputs, name) ? inputs[name] : undefined) : schema
+  const out: Schema = { type: 'type' in written ? written.type : 'object' }
+  if (!('additionalProperties' in written)) out.additionalProperties = false
+  for (const [k, v] of Object.entries(written)) if (k !== 'type') out[k] = k === 'properties' ? filled : v
+  return out
+}
+
+/** The request schema of a manifest, filled in from the rule set's inputs. @api private */
+export function requestSchema(written: Schema, inputs: Record<string, InputSpec>): Schema {
+  return object(written, inputs)
+}

@@ -1,0 +1,56 @@
+// A manifest's request schema filled in from its rule set's inputs: the manifest writes only what
+// the inputs cannot say.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { Dec } from '../../engine/decimal.js'
+import { requestSchema } from '../../engine/request-schema.js'
+import type { InputSpec } from '../../engine/ruleset.js'
+
+const test = suite('engine/request-schema: requestSchema')
+const inputs: Record<string, InputSpec> = {
+  gross_estate: { type: 'amount' },
+  tax_year: { type: 'integer', default: new Dec(2026) },
+  date_of_death: { type: 'date' },
+  filing_status: { type: 'text', default: 'single' },
+  beneficiaries: { type: 'list', default: [], items: { type: 'object', fields: { relationship: { type: 'text' }, inheritance_amount: { type: 'amount' } } } },
+}
+
+test('types, formats, defaults and closed objects come from the inputs, in the order a person writes them', () => {
+  const filled = requestSchema(
+    {
+      required: ['gross_estate'],
+      properties: {
+        gross_estate: { minimum: 0, description: 'Gross estate.' },
+        tax_year: { description: 'Year of death.' },
+        date_of_death: { description: 'Date of death.' },
+        filing_status: { enum: ['single', 'married'] },
+        beneficiaries: { description: 'Who receives what.', items: { required: ['relationship'], properties: { relationship: { enum: ['child'] }, inheritance_amount: { minimum: 0 } } } },
+      },
+    },
+    inputs,
+  )
+  assert.equal(JSON.stringify(filled), JSON.stringify({
+    type: 'object',
+    additionalProperties: false,
+    required: ['gross_estate'],
+    properties: {
+      gross_estate: { type: 'number', minimum: 0, description: 'Gross estate.' },
+      tax_year: { type: 'integer', default: 2026, description: 'Year of death.' },
+      date_of_death: { type: 'string', format: 'date', description: 'Date of death.' },
+      filing_status: { type: 'string', enum: ['single', 'married'], default: 'single' },
+      beneficiaries: {
+        type: 'array',
+        default: [],
+        description: 'Who receives what.',
+        items: { type: 'object', additionalProperties: false, required: ['relationship'], properties: { relationship: { type: 'string', enum: ['child'] }, inheritance_amount: { type: 'number', minimum: 0 } } },
+      },
+    },
+  }))
+})
+
+test('what the manifest writes wins over what the inputs would give', () => {
+  const filled = requestSchema({ properties: { tax_year: { type: 'number', default: 2025 } } }, inputs)
+  assert.equal((filled.properties as Record<string, unknown>).tax_year, { type: 'number', default: 2025 })
+})
+
+test.run()
