@@ -23,7 +23,7 @@ import { basename, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { answer, evaluate, loadCatalog, type Catalog } from '../engine/index.js'
 import { check, readGolden, run, type GoldenCase, type GoldenFile } from '../tools/golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 import type { StartupSample } from './startup.js'
 
 export type MicroGroup = 'start-up' | 'evaluation' | 'replay' | 'data'

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT } from '../tools/paths.js'
+import { ROOT } from '../engine/project/paths.js'
 import { defaultLoadOptions, formatLoad, formatMixed, loadBench, mixedBench, type LoadRow, type MixedRow } from './load.js'
 import { formatMicro, microBench, type MicroReport } from './micro.js'
 

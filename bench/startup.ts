@@ -7,7 +7,7 @@
  * `loadCatalog` takes to read, validate and compile every rule and table file.
  */
 const { loadCatalog } = await import('../engine/index.js')
-const { RULES_DIR, TABLES_DIR } = await import('../tools/paths.js')
+const { RULES_DIR, TABLES_DIR } = await import('../engine/project/paths.js')
 const imported = performance.now()
 const catalog = loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
 const loaded = performance.now()

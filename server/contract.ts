@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Catalog, Endpoint } from '../engine/index.js'
-import { ROOT } from '../tools/paths.js'
+import { ROOT } from '../engine/project/paths.js'
 import type { ErrorCode } from './errors.js'
 
 type Schema = Record<string, unknown>

@@ -9,7 +9,7 @@ import type { Decision } from '../engine/decide.js'
 import { loadCatalog } from '../engine/index.js'
 import type { Node, ScopeDef } from '../engine/ruleset.js'
 import { readGolden, run } from '../tools/golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 const test = suite('golden cases: compiled decisions agree with json-rules-engine')
 

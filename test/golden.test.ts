@@ -3,7 +3,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { check, readGolden, run } from '../tools/golden.js'
-import { GOLDEN_DIR, ROOT } from '../tools/paths.js'
+import { GOLDEN_DIR, ROOT } from '../engine/project/paths.js'
 import { catalog } from './helpers.js'
 
 const test = suite('golden cases')

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { loadCatalog, type Catalog } from '../engine/index.js'
 import { createApp, type AppOptions } from '../server/app.js'
 import { KeyStore } from '../server/keys.js'
-import { ROOT, RULES_DIR, TABLES_DIR } from '../tools/paths.js'
+import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 let cached: Catalog | undefined
 export function catalog(): Catalog {

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { formatProblem, loadCatalog, RuleLoadError } from '../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from './paths.js'
+import { RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name)

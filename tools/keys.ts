@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path'
 import { KeyStore } from '../server/keys.js'
-import { DATA_DIR } from './paths.js'
+import { DATA_DIR } from '../engine/project/paths.js'
 
 const [command, ...rest] = process.argv.slice(2)
 const store = new KeyStore(join(DATA_DIR, 'keys.json'))

@@ -8,7 +8,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { McpTools } from '../server/mcp.js'
-import { loadCatalogOrExit } from './catalog.js'
+import { loadCatalogOrExit } from '../engine/project/catalog.js'
 
 const catalog = loadCatalogOrExit()
 const server = new McpTools(catalog).server()

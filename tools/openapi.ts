@@ -4,6 +4,6 @@
  */
 import { loadCatalog } from '../engine/index.js'
 import { openApiDocument } from '../server/openapi.js'
-import { RULES_DIR, TABLES_DIR } from './paths.js'
+import { RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 console.log(JSON.stringify(openApiDocument(loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })), null, 2))

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { parseDocument } from 'yaml'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
 import { check, leaves, readGolden, run, type GoldenFile, type Outcome } from './golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from './paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(name)

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert'
 import { answer } from '../../engine/index.js'
 import { EvaluationPool } from '../../server/pool.js'
 import { readGolden } from '../../tools/golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../../tools/paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
 import { catalog, post, startServiceWith } from '../helpers.js'
 
 const test = suite('server/pool: heavy endpoints on worker threads')

@@ -2,7 +2,7 @@
  * @module The project's catalog for a command that serves it (npm start, npm run mcp): loaded and
  * checked once, or every problem printed as `file:line:column` and the process stopped.
  */
-import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
+import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../index.js'
 import { RULES_DIR, TABLES_DIR } from './paths.js'
 
 export function loadCatalogOrExit(): Catalog {

@@ -1,5 +1,6 @@
 /**
- * @module Where the project's folders are, from this file's place in the tree (src or dist).
+ * @module Where the project's folders are, from this file's place in the tree (src or dist). It sits
+ * below server/ and tools/, which both use it, so that neither imports the other for it.
  */
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -9,7 +10,7 @@ function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url))
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir)
-    if (up === dir) throw new Error('cannot find the project root (no package.json above tools/)')
+    if (up === dir) throw new Error('cannot find the project root (no package.json above engine/project/)')
     dir = up
   }
   return dir
