@@ -8,13 +8,16 @@
  * (conditions.ts), so a call is a plain function call and a search of hundreds of calls pays for no
  * promise; `evaluate` is async only for its callers.
  */
-import { Dec, fromNumber, isDec, toNumber } from './decimal.js'
-import { EvaluationError, InputError, WorkLimitError } from './errors.js'
+import { Collector } from './collector.js'
+import { callKey, toJson, toValues } from './convert.js'
+import { Dec, isDec } from './decimal.js'
+import { EvaluationError, InputError } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
-import { formatMoney, type Currency } from './money.js'
+import type { Currency } from './money.js'
+import { text } from './notes.js'
 import { round } from './round.js'
-import type { CallNode, EachNode, InputSpec, Node, NoteDef, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
+import type { CallNode, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import type { DatasetStore } from './data/store.js'
 import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
 import type { Runtime, Value } from './types.js'
@@ -42,52 +45,6 @@ export interface Evaluated {
   explanation?: Step[]
 }
 
-/** What one request gathers across the rule sets it runs. @api private */
-class Collector {
-  citations = new Map<string, Citation>()
-  notes: string[] = []
-  asOf = ''
-  steps: Step[] | undefined
-  frames: ParameterRead[][] = []
-  quiet = 0
-  /**
-   * Results of the rule sets called so far, by callee and inputs. Every rule set is pure (no clock,
-   * no I/O: its answer is a function of its inputs and the tables), so a call made again with the
-   * same inputs (a person's benefit stream at one claiming age, for every age of the spouse) is
-   * answered from here. Its citations and notes were collected the first time.
-   */
-  readonly calls = new Map<string, Record<string, Value>>()
-  /** Work done so far, against the request's limits. */
-  private work = 0
-  private readonly deadline: number
-
-  constructor(
-    explain: boolean,
-    /** How notes print money: the endpoint's currency. */
-    readonly currency: Currency,
-    private readonly limits: { steps: number; milliseconds: number },
-  ) {
-    if (explain) this.steps = []
-    // The clock bounds how long a request may run; it never changes what an answer says.
-    this.deadline = Date.now() + limits.milliseconds
-  }
-  /** Count one step of work (a formula, a list item, a call, an iteration); refuse the request past a limit. */
-  tick() {
-    if (++this.work > this.limits.steps) {
-      throw new WorkLimitError(`the request needs more than ${this.limits.steps} evaluation steps, the most one request may take; ask for less work (a coarser grid, a shorter schedule)`)
-    }
-    // Reading the clock costs more than a step: look every 1,024 steps.
-    if ((this.work & 1023) === 0 && Date.now() > this.deadline) {
-      throw new WorkLimitError(`the request ran past ${this.limits.milliseconds} ms, the longest one request may take; ask for less work (a coarser grid, a shorter schedule)`)
-    }
-  }
-  cite(refs: Citation[]) {
-    for (const r of refs) if (!this.citations.has(r.title)) this.citations.set(r.title, r)
-  }
-  note(text: string) {
-    if (!this.notes.includes(text)) this.notes.push(text)
-  }
-}
 
 /** Evaluate rule set `id` on `input` (a validated request body or a caller's values). @api public */
 export async function evaluate(
@@ -491,68 +448,3 @@ class Evaluation {
   }
 }
 
-/**
- * A call's inputs as text that is equal exactly when the values are: amounts by value (1.0 and 1
- * are one amount), records by their fields in order of name.
- */
-function callKey(v: Value): string {
-  if (v === null) return 'null'
-  if (isDec(v)) return v.toString()
-  if (typeof v === 'string') return JSON.stringify(v)
-  if (typeof v === 'boolean') return v ? 'true' : 'false'
-  if (Array.isArray(v)) return `[${v.map(callKey).join(',')}]`
-  // A record input is built field by field in its declared order (toValues), so its order is fixed.
-  let out = '{'
-  for (const k in v) out += `${k}:${callKey(v[k]!)},`
-  return out + '}'
-}
-
-/** Request JSON to formula values: numbers become exact decimals through their shortest text. @api private */
-export function toValues(specs: Record<string, InputSpec>, raw: Record<string, unknown>): Record<string, Value> {
-  const out: Record<string, Value> = {}
-  for (const name of Object.keys(specs)) out[name] = toValue(specs[name]!, raw[name])
-  return out
-}
-
-function toValue(spec: InputSpec, raw: unknown): Value {
-  if (raw === undefined || raw === null) return spec.default !== undefined ? spec.default : spec.type === 'object' && spec.fields ? toValues(spec.fields, {}) : null
-  switch (spec.type) {
-    case 'amount':
-    case 'integer':
-      if (isDec(raw)) return raw
-      if (typeof raw === 'number') return fromNumber(raw)
-      if (typeof raw === 'string') return new Dec(raw)
-      break
-    case 'object':
-      if (typeof raw === 'object' && !Array.isArray(raw)) return toValues(spec.fields ?? {}, raw as Record<string, unknown>)
-      break
-    case 'list':
-      if (Array.isArray(raw)) return raw.map((item) => toValue(spec.items!, item))
-      break
-    default:
-      return raw as Value
-  }
-  throw new EvaluationError(`input of type ${spec.type} cannot be ${JSON.stringify(raw)}`)
-}
-
-/** Formula values to JSON: decimals become numbers (money is rounded before it gets here). @api private */
-export function toJson(v: Value | undefined): unknown {
-  if (v === undefined || v === null || typeof v !== 'object') return v
-  if (isDec(v)) return toNumber(v)
-  if (Array.isArray(v)) return v.map(toJson)
-  const out: Record<string, unknown> = {}
-  for (const k of Object.keys(v)) out[k] = toJson(v[k])
-  return out
-}
-
-/** A note's or a message's text with its values printed. */
-function text(parts: NoteDef['parts'], scope: Runtime, currency: Currency): string {
-  return parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(scope), p.money ? currency : undefined))).join('')
-}
-
-/** A value as a note shows it; an amount as money when a currency is given. */
-function format(v: Value, money: Currency | undefined): string {
-  if (isDec(v)) return money ? formatMoney(v, money) : v.toFixed()
-  if (Array.isArray(v)) return v.map((item) => format(item, money)).join(', ')
-  return typeof v === 'string' ? v : JSON.stringify(toJson(v))
-}
