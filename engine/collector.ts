@@ -10,6 +10,9 @@ import type { Citation } from './tables.js'
 import type { Value } from './types.js'
 
 /** What one request gathers across the rule sets it runs. @api private */
+/** How many steps run between two looks at the clock for the time limit. */
+const STEPS_BETWEEN_TIME_LIMIT_CHECKS = 1024
+
 export class Collector {
   citations = new Map<string, Citation>()
   notes: string[] = []
@@ -43,8 +46,8 @@ export class Collector {
     if (++this.work > this.limits.steps) {
       throw new WorkLimitError(`the request needs more than ${this.limits.steps} evaluation steps, the most one request may take; ask for less work (a coarser grid, a shorter schedule)`)
     }
-    // Reading the clock costs more than a step: look every 1,024 steps.
-    if ((this.work & 1023) === 0 && Date.now() > this.deadline) {
+    // Reading the clock costs more than a step: look only every so many steps.
+    if (this.work % STEPS_BETWEEN_TIME_LIMIT_CHECKS === 0 && Date.now() > this.deadline) {
       throw new WorkLimitError(`the request ran past ${this.limits.milliseconds} ms, the longest one request may take; ask for less work (a coarser grid, a shorter schedule)`)
     }
   }

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadCatalog, type Catalog } from '../engine/index.js'
+import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
 import { createApp, type AppOptions } from '../server/app.js'
 import { KeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
@@ -18,6 +18,21 @@ export function catalog(): Catalog {
 }
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures')
+
+/** The load problems of the project in `dir` (its rules/ and tables/), as `file:line:column: message` from there. */
+export function loadProblems(dir: string): string[] {
+  const cwd = process.cwd()
+  process.chdir(dir)
+  try {
+    loadCatalog({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
+    return []
+  } catch (error) {
+    if (!(error instanceof RuleLoadError)) throw error
+    return error.problems.map(formatProblem)
+  } finally {
+    process.chdir(cwd)
+  }
+}
 
 /** A copy of the good rule-check fixture with `bad/<name>.yaml` written over `target`. */
 export function fixtureWith(name: string | undefined, target = ''): { rules: string; tables: string; dir: string } {

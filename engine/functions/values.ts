@@ -28,10 +28,13 @@ export function amount(cx: CallContext, v: Value | Lambda, what: string): Dec {
   return cx.fail(`${what} must be an amount, got ${describe(v)}`)
 }
 
+/** The largest whole number a count may be (a month count, a list index): far beyond any real one. */
+const MAX_COUNT = 1_000_000
+
 /** A whole number small enough to count with (a month count, a list index). */
 export function integer(cx: CallContext, v: Value | Lambda, what: string): number {
   const d = amount(cx, v, what)
-  if (!d.isInteger() || d.abs().gt(1_000_000)) return cx.fail(`${what} must be a whole number, got ${d.toString()}`)
+  if (!d.isInteger() || d.abs().gt(MAX_COUNT)) return cx.fail(`${what} must be a whole number, got ${d.toString()}`)
   return d.toNumber()
 }
 

@@ -2,24 +2,12 @@
 // one file of a good project) fails with the exact message at the exact file:line:column.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { formatProblem, loadCatalog, RuleLoadError } from '../../engine/index.js'
-import { fixtureWith } from '../helpers.js'
+import { fixtureWith, loadProblems } from '../helpers.js'
 
 const test = suite('engine/load: loadCatalog')
 
 function problems(name: string | undefined, target = ''): string[] {
-  const f = fixtureWith(name, target)
-  const cwd = process.cwd()
-  process.chdir(f.dir)
-  try {
-    loadCatalog({ rulesDir: 'rules', tablesDir: 'tables' })
-    return []
-  } catch (error) {
-    if (!(error instanceof RuleLoadError)) throw error
-    return error.problems.map(formatProblem)
-  } finally {
-    process.chdir(cwd)
-  }
+  return loadProblems(fixtureWith(name, target).dir)
 }
 
 test('the good fixture loads with no problem', () => {

@@ -5,8 +5,8 @@
 import { cpSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../../../engine/index.js'
-import { FIXTURES } from '../../helpers.js'
+import { loadCatalog, type Catalog } from '../../../engine/index.js'
+import { FIXTURES, loadProblems } from '../../helpers.js'
 
 export const DATA_FIXTURE = join(FIXTURES, 'data')
 
@@ -25,16 +25,5 @@ export function load(dir: string, cache = join(dir, 'cache')): Catalog {
 
 /** The load problems of the fixture with one file broken, as `file:line:column: message` from the copy's root. */
 export function problems(bad: string, target: string): string[] {
-  const dir = copyFixture(bad, target)
-  const cwd = process.cwd()
-  process.chdir(dir)
-  try {
-    loadCatalog({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
-    return []
-  } catch (error) {
-    if (!(error instanceof RuleLoadError)) throw error
-    return error.problems.map(formatProblem)
-  } finally {
-    process.chdir(cwd)
-  }
+  return loadProblems(copyFixture(bad, target))
 }
