@@ -6,7 +6,7 @@
  */
 import { evaluate } from './evaluate.js'
 import type { Catalog } from './load.js'
-import { checkRequest, type Endpoint } from './request.js'
+import { checkRequest, type RequestContract } from './request.js'
 
 export interface Envelope {
   result: Record<string, unknown>
@@ -17,7 +17,7 @@ export interface Envelope {
 }
 
 /** The envelope for one request; throws InputError on a bad body. @api public */
-export async function answer(catalog: Catalog, endpoint: Endpoint, body: unknown, options: { explain?: boolean } = {}): Promise<Envelope> {
+export async function answer(catalog: Catalog, endpoint: RequestContract, body: unknown, options: { explain?: boolean } = {}): Promise<Envelope> {
   const input = checkRequest(endpoint, body)
   const evaluated = await evaluate(catalog, endpoint.rule_set, input, { ...options, currency: endpoint.currency })
   // Amounts are in the endpoint's currency; where it is not the service's default, the result says which.

@@ -1,5 +1,6 @@
 /**
- * @module Endpoint manifests: the HTTP face of a rule set, and the validation of a request body.
+ * @module Endpoint manifests, loaded: the request contract the engine answers by, kept apart from
+ * how the endpoint is published (paths, tool name, texts), and the validation of a request body.
  *
  * The request schema is plain JSON Schema in the manifest, compiled once by ajv. Unknown fields are
  * an `unsupported_parameter`; every other schema failure is a `validation_error` naming the field
@@ -14,7 +15,26 @@ import { requestSchema } from './request-schema.js'
 import type { RuleSet } from './ruleset.js'
 import type { SourceFile } from './source.js'
 
-export interface Endpoint {
+/**
+ * What the engine needs of an endpoint to answer it: the rule set, the request's contract (its
+ * schema, normalisations, years) and the currency. `answer()` and the request check read only this.
+ */
+export interface RequestContract {
+  rule_set: string
+  request: Record<string, unknown>
+  normalize: Record<string, 'uppercase' | 'lowercase' | 'trim'>
+  years?: { field: string; supported: number[]; period?: Period }
+  /** The currency of the endpoint's amounts: notes print money with it. */
+  currency: Currency
+  validate: ValidateFunction
+}
+
+/**
+ * How the endpoint is published to callers and agents: its paths and operation, its texts, its
+ * result schema and where it runs. The server, OpenAPI, the docs page and MCP read these; the
+ * engine's evaluation never does.
+ */
+export interface Publication {
   operation_id: string
   tool_name: string
   paths: string[]
@@ -22,21 +42,18 @@ export interface Endpoint {
   description?: string
   /** What the endpoint will not answer, for callers and agents. */
   out_of_scope: string[]
-  rule_set: string
-  request: Record<string, unknown>
   /** JSON Schema of `result` in the envelope. */
   response: Record<string, unknown>
-  normalize: Record<string, 'uppercase' | 'lowercase' | 'trim'>
-  years?: { field: string; supported: number[]; period?: Period }
-  /** `worker`: answered on the evaluation pool's threads (server/pool.ts), off the event loop. */
-  execution?: 'in_process' | 'worker'
-  /** The currency of the endpoint's amounts: notes print money with it. */
-  currency: Currency
-  file: string
-  validate: ValidateFunction
   /** Checks a result against `response`; the golden tests run it on every case. */
   validateResult: ValidateFunction
+  /** `worker`: answered on the evaluation pool's threads (server/pool.ts), off the event loop. */
+  execution?: 'in_process' | 'worker'
+  /** The manifest file, for messages. */
+  file: string
 }
+
+/** One endpoint manifest, loaded: what the engine answers by and how it is published. */
+export type Endpoint = RequestContract & Publication
 
 import addFormats from 'ajv-formats'
 
@@ -115,7 +132,7 @@ function fieldProblem(e: ErrorObject): FieldProblem & { unknown: boolean } {
 }
 
 /** Normalise, validate and year-check a request body; returns it or throws InputError. @api public */
-export function checkRequest(endpoint: Endpoint, body: unknown): Record<string, unknown> {
+export function checkRequest(endpoint: RequestContract, body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) throw new InputError('validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new InputError('validation_error', 'the body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }])
