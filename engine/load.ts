@@ -16,7 +16,7 @@ import type { Currency } from './money.js'
 import { periodStarts } from './period.js'
 import { rounding, type Rounding } from './round.js'
 import { compileRuleSet, type RuleSet } from './ruleset.js'
-import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema } from './schemas.js'
+import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema, type EndpointFile, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { openDatasets } from './data/store.js'
 import { at, compileEntry, type DatasetEntry, type TableEntry } from './tables.js'
@@ -25,14 +25,8 @@ import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
 import { typeRuleSet } from './typing.js'
 
-export interface Service {
-  formula_version: string
-  tier: 'beta' | 'verified'
-  currencies: Record<string, Omit<Currency, 'code'>>
-  default_currency: string
-  /** The most work one request may do (evaluate.ts counts it). */
-  limits: { steps: number; milliseconds: number }
-}
+/** rules/service.yaml: the formula version, tier, currencies, roundings and work limits. */
+export type Service = ServiceFile
 
 export interface Catalog {
   service: Service
@@ -98,7 +92,7 @@ function describeAjv(e: ErrorObject): string {
   }
 }
 
-function validate(source: SourceFile, check: ValidateFunction, problems: Problem[], at: PathSegment[] = [], data: unknown = source.data): boolean {
+function validate<T>(source: SourceFile, check: ValidateFunction<T>, problems: Problem[], at: PathSegment[], data: unknown): data is T {
   if (check(data)) return true
   // oneOf reports each branch; keep the errors of the deepest path, which name the real mistake.
   const errors = check.errors ?? []
@@ -121,11 +115,12 @@ function validate(source: SourceFile, check: ValidateFunction, problems: Problem
 export function loadCatalog(options: LoadOptions): Catalog {
   const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true })
   const validators = {
-    tables: ajv.compile(tablesSchema),
-    table_entry: ajv.compile(tableEntrySchema),
+    // Each file's TypeScript type is derived from its schema (schemas.ts), so what ajv passes is typed.
+    tables: ajv.compile<TablesFile>(tablesSchema),
+    table_entry: ajv.compile<TableEntryFile>(tableEntrySchema),
     rule_set: ajv.compile(ruleSetSchema),
-    endpoint: ajv.compile(endpointSchema),
-    service: ajv.compile(serviceSchema),
+    endpoint: ajv.compile<EndpointFile>(endpointSchema),
+    service: ajv.compile<ServiceFile>(serviceSchema),
   }
   const problems: Problem[] = []
   const rel = (f: string) => relative(process.cwd(), f) || f
@@ -139,9 +134,9 @@ export function loadCatalog(options: LoadOptions): Catalog {
   // The service file fixes the formula version every other file is stamped with.
   const serviceFile = join(options.rulesDir, 'service.yaml')
   const serviceSource = read(serviceFile)
-  let service: Service = { formula_version: '', tier: 'beta', currencies: {}, default_currency: '', limits: { steps: 0, milliseconds: 0 } }
-  if (serviceSource && validate(serviceSource, validators.service, problems)) {
-    service = serviceSource.data as Service
+  let service: Service = { formula_version: '', kind: 'service', tier: 'beta', currencies: {}, default_currency: '', limits: { steps: 0, milliseconds: 0 } }
+  if (serviceSource && validate(serviceSource, validators.service, problems, [], serviceSource.data)) {
+    service = serviceSource.data
     if (!Object.hasOwn(service.currencies, service.default_currency)) {
       problems.push(serviceSource.problem(['default_currency'], `default_currency ${service.default_currency} is not one of the currencies: ${Object.keys(service.currencies).join(', ')}`))
     }
@@ -162,13 +157,13 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const tableSources = new Map<TableEntry, SourceFile>()
   for (const file of yamlFiles(options.tablesDir)) {
     const source = read(file)
-    if (!source || !validate(source, validators.tables, problems) || !stamped(source)) continue
-    const data = source.data as { as_of: string; tables: Record<string, Record<string, unknown>> }
+    if (!source) continue
+    const data = source.data
+    if (!validate(source, validators.tables, problems, [], data) || !stamped(source)) continue
     const fileId = idOf(options.tablesDir, file)
     for (const [name, raw] of Object.entries(data.tables)) {
       if (!validate(source, validators.table_entry, problems, ['tables', name], raw)) continue
       const entry = compileEntry(source, fileId, name, raw, data.as_of, problems)
-      if (!entry) continue
       if (tables.has(entry.id)) problems.push(source.problem(['tables', name], `duplicate table id ${entry.id}`))
       tables.set(entry.id, entry)
       tableSources.set(entry, source)
@@ -193,21 +188,22 @@ export function loadCatalog(options: LoadOptions): Catalog {
   for (const [name, r] of Object.entries(sharedRaw ?? {})) shared.set(name, rounding(r.step, r.mode))
 
   const ruleSources = new Map<string, SourceFile>()
-  const endpointSources: SourceFile[] = []
+  const endpointSources: { source: SourceFile; manifest: EndpointFile }[] = []
   for (const file of yamlFiles(options.rulesDir)) {
     if (file === serviceFile) continue
     const source = read(file)
     if (!source) continue
     const kind = (source.data as { kind?: unknown } | null)?.kind
     if (kind === 'endpoint') {
-      if (validate(source, validators.endpoint, problems) && stamped(source)) endpointSources.push(source)
+      const manifest = source.data
+      if (validate(source, validators.endpoint, problems, [], manifest) && stamped(source)) endpointSources.push({ source, manifest })
       continue
     }
     if (kind !== 'rule_set') {
       problems.push(source.problem(['kind'], `kind must be rule_set or endpoint (rules/service.yaml is the service file)`))
       continue
     }
-    if (!validate(source, validators.rule_set, problems) || !stamped(source)) continue
+    if (!validate(source, validators.rule_set, problems, [], source.data) || !stamped(source)) continue
     const id = idOf(options.rulesDir, file)
     if (ruleSources.has(id)) problems.push(source.problem([], `duplicate rule set id ${id}`))
     else ruleSources.set(id, source)
@@ -274,8 +270,8 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const endpoints: Endpoint[] = []
   const operations = new Set<string>()
   const paths = new Set<string>()
-  for (const source of endpointSources) {
-    const endpoint = compileRequest(source, ruleSets, problems, currencyOf)
+  for (const { source, manifest } of endpointSources) {
+    const endpoint = compileRequest(source, manifest, ruleSets, problems, currencyOf)
     if (!endpoint) continue
     if (operations.has(endpoint.operation_id)) problems.push(source.problem(['operation_id'], `duplicate operation id ${endpoint.operation_id}`))
     operations.add(endpoint.operation_id)

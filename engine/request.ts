@@ -13,6 +13,7 @@ import type { Currency } from './money.js'
 import type { Period } from './period.js'
 import { requestSchema } from './request-schema.js'
 import type { RuleSet } from './ruleset.js'
+import type { EndpointFile } from './schemas.js'
 import type { SourceFile } from './source.js'
 
 /**
@@ -64,11 +65,11 @@ addFormats.default(requestAjv, ['date'])
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
 export function compileRequest(
   source: SourceFile,
+  raw: EndpointFile,
   ruleSets: Map<string, RuleSet>,
   problems: Problem[],
   currencyOf: (code?: string) => Currency | undefined,
 ): Endpoint | undefined {
-  const raw = source.data as Omit<Endpoint, 'file' | 'validate' | 'validateResult' | 'normalize' | 'currency'> & { normalize?: Endpoint['normalize']; currency?: string }
   const currency = currencyOf(raw.currency)
   if (!currency) {
     problems.push(source.problem(['currency'], `unknown currency ${String(raw.currency)}; declare it under currencies: in rules/service.yaml`))

@@ -6,31 +6,32 @@
  * - `rule_set`: rules/**, inputs, formulas, decisions, checks, outputs and notes;
  * - `endpoint`: rules/endpoints/**, the HTTP manifest of one operation.
  */
+import type { FromSchema } from 'json-schema-to-ts'
 
-const exact = { type: 'string', pattern: '^-?[0-9][0-9_]*(\\.[0-9]+)?(/[0-9][0-9_]*)?$' }
-const isoDate = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }
-const name = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }
-const expression = { type: 'string', minLength: 1 }
+const exact = { type: 'string', pattern: '^-?[0-9][0-9_]*(\\.[0-9]+)?(/[0-9][0-9_]*)?$' } as const
+const isoDate = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as const
+const name = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const
+const expression = { type: 'string', minLength: 1 } as const
 
 const citation = {
   type: 'object',
   required: ['title'],
   additionalProperties: false,
   properties: { title: { type: 'string', minLength: 3 }, href: { type: 'string' }, note: { type: 'string' } },
-}
-const reference = { anyOf: [citation, { type: 'array', minItems: 1, items: citation }] }
+} as const
+const reference = { anyOf: [citation, { type: 'array', minItems: 1, items: citation }] } as const
 
 /** Marks a figure that could not be verified against a primary source: the reason, said in notes. */
-const unverified = { type: 'string', minLength: 10 }
+const unverified = { type: 'string', minLength: 10 } as const
 
 /** A value history: effective dates mapped to what took effect then, each with its own citation. */
-function dated(required: string[], properties: Record<string, unknown>) {
+function dated<const R extends readonly string[], const P extends Record<string, unknown>>(required: R, properties: P) {
   return {
     type: 'object',
     propertyNames: isoDate,
     minProperties: 1,
     additionalProperties: { type: 'object', required, additionalProperties: false, properties: { ...properties, reference, unverified } },
-  }
+  } as const
 }
 
 const parameter = {
@@ -45,14 +46,14 @@ const parameter = {
     reference,
     values: dated(['value'], { value: { anyOf: [exact, { type: 'string' }, { type: 'boolean' }] } }),
   },
-}
+} as const
 
 const bracket = {
   type: 'object',
   required: ['over', 'rate'],
   additionalProperties: false,
   properties: { over: exact, rate: exact, base: exact },
-}
+} as const
 
 const schedule = {
   type: 'object',
@@ -65,7 +66,7 @@ const schedule = {
     reference,
     values: dated(['brackets'], { brackets: { type: 'array', minItems: 1, items: bracket } }),
   },
-}
+} as const
 
 const lookup = {
   type: 'object',
@@ -85,7 +86,7 @@ const lookup = {
     },
     values: dated(['rows'], { rows: { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } } } }),
   },
-}
+} as const
 
 const series = {
   type: 'object',
@@ -107,10 +108,10 @@ const series = {
       },
     },
   },
-}
+} as const
 
-const columnType = { enum: ['amount', 'integer', 'rate', 'text', 'date', 'boolean'] }
-const columnList = { type: 'array', minItems: 1, items: name }
+const columnType = { enum: ['amount', 'integer', 'rate', 'text', 'date', 'boolean'] } as const
+const columnList = { type: 'array', minItems: 1, items: name } as const
 
 /** A data set: rows in a CSV or JSON Lines file beside the tables file, described here. */
 const dataset = {
@@ -144,7 +145,7 @@ const dataset = {
     retrieved: isoDate,
     reference,
   },
-}
+} as const
 
 export const tablesSchema = {
   type: 'object',
@@ -157,7 +158,7 @@ export const tablesSchema = {
     as_of: isoDate,
     tables: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { type: 'object' } },
   },
-}
+} as const
 
 /** One entry of a tables file, validated on its own so that one bad entry hides no other. */
 export const tableEntrySchema = {
@@ -165,14 +166,14 @@ export const tableEntrySchema = {
   required: ['kind'],
   discriminator: { propertyName: 'kind' },
   oneOf: [parameter, schedule, lookup, series, dataset],
-}
+} as const
 
 const rounding = {
   type: 'object',
   required: ['step', 'mode'],
   additionalProperties: false,
   properties: { step: exact, mode: { enum: ['half_up', 'half_even', 'down', 'up'] } },
-}
+} as const
 
 const condition: object = { type: 'object' } // json-rules-engine validates its own conditions at load
 
@@ -341,7 +342,7 @@ export const ruleSetSchema = {
       },
     },
   },
-}
+} as const
 
 export const endpointSchema = {
   type: 'object',
@@ -395,7 +396,7 @@ export const endpointSchema = {
       description: 'JSON Schema of `result` inside the envelope: published in OpenAPI and as the MCP output schema, and checked against every golden case.',
     },
   },
-}
+} as const
 
 export const serviceSchema = {
   type: 'object',
@@ -428,4 +429,18 @@ export const serviceSchema = {
       properties: { steps: { type: 'integer', minimum: 1000 }, milliseconds: { type: 'integer', minimum: 10 } },
     },
   },
-}
+} as const
+
+/** The shape of rules/service.yaml, as its schema defines it (ajv checks it at load). */
+export type ServiceFile = FromSchema<typeof serviceSchema>
+/** The shape of a tables file; each entry is checked on its own against `tableEntrySchema`. */
+export type TablesFile = FromSchema<typeof tablesSchema>
+/** The shape of an endpoint manifest. */
+export type EndpointFile = FromSchema<typeof endpointSchema>
+/** The entries of a tables file, one type per kind. */
+export type ParameterFile = FromSchema<typeof parameter>
+export type ScheduleFile = FromSchema<typeof schedule>
+export type LookupFile = FromSchema<typeof lookup>
+export type SeriesFile = FromSchema<typeof series>
+export type DatasetFile = FromSchema<typeof dataset>
+export type TableEntryFile = ParameterFile | ScheduleFile | LookupFile | SeriesFile | DatasetFile

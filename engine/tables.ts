@@ -11,6 +11,7 @@ import { isoDateProblem } from './calendar.js'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { DatasetDescriptor } from './data/rows.js'
 import type { DatasetStore } from './data/store.js'
+import type { TableEntryFile } from './schemas.js'
 
 export interface Citation {
   title: string
@@ -108,31 +109,22 @@ export function toCitations(raw: unknown): Citation[] {
   return list.map((c: { title: string; href?: string }) => (c.href ? { title: c.title, href: c.href } : { title: c.title }))
 }
 
-type RawDated = Record<string, { reference?: unknown; unverified?: string } & Record<string, unknown>>
 
 /** Compile one validated YAML entry; problems are pushed, never thrown. @api private */
-export function compileEntry(
-  source: SourceFile,
-  fileId: string,
-  name: string,
-  raw: Record<string, unknown>,
-  asOf: string,
-  problems: Problem[],
-): TableEntry | undefined {
+export function compileEntry(source: SourceFile, fileId: string, name: string, raw: TableEntryFile, asOf: string, problems: Problem[]): TableEntry {
   const path: PathSegment[] = ['tables', name]
   const base = {
     id: `${fileId}.${name}`,
     name,
-    label: String(raw.label),
+    label: raw.label,
     file: source.file,
     as_of: asOf,
     references: toCitations(raw.reference),
   }
-  const history = <T>(convert: (v: RawDated[string], at: PathSegment[]) => T | undefined): Dated<T>[] => {
-    const values = raw.values as RawDated
-    const dates = Object.keys(values).sort()
+  /** A value history, by effective date; a date that does not exist is a problem where it is written. */
+  const history = <V extends { reference?: unknown; unverified?: string }, T>(values: Record<string, V>, convert: (v: V, at: PathSegment[]) => T | undefined): Dated<T>[] => {
     const out: Dated<T>[] = []
-    for (const from of dates) {
+    for (const from of Object.keys(values).sort()) {
       const item = values[from]!
       const impossible = isoDateProblem(from)
       if (impossible) {
@@ -149,67 +141,50 @@ export function compileEntry(
   }
   switch (raw.kind) {
     case 'parameter':
-      return {
-        ...base,
-        kind: 'parameter',
-        unit: String(raw.unit),
-        history: history((item) => scalar(item.value as string | boolean)),
-      }
+      return { ...base, kind: 'parameter', unit: raw.unit, history: history(raw.values, (item) => scalar(item.value)) }
     case 'marginal_rate_schedule':
-      return {
-        ...base,
-        kind: 'marginal_rate_schedule',
-        history: history((item, at) => brackets(source, item.brackets as RawBracket[], at, problems)),
-      }
+      return { ...base, kind: 'marginal_rate_schedule', history: history(raw.values, (item, at) => brackets(source, [...item.brackets], at, problems)) }
     case 'lookup': {
-      const keys = raw.keys as string[]
-      const columns = raw.columns as Record<string, string>
-      return {
-        ...base,
-        kind: 'lookup',
-        keys,
-        history: history((item, at) => rows(source, keys, columns, item.rows as Record<string, unknown>[], at, problems)),
-      }
+      const keys = [...raw.keys]
+      const columns = raw.columns
+      return { ...base, kind: 'lookup', keys, history: history(raw.values, (item, at) => rows(source, keys, columns, [...item.rows], at, problems)) }
     }
     case 'dataset': {
-      const { file, format, columns, key, history, band } = raw as unknown as DatasetDescriptor
+      const { file, format, columns, key, history: byDate, band } = raw
       const descriptor: DatasetDescriptor = { file, format, columns }
-      if (key) descriptor.key = key
-      if (history) descriptor.history = history
+      if (key) descriptor.key = [...key]
+      if (byDate) descriptor.history = { key: [...byDate.key], effective: byDate.effective }
       if (band) descriptor.band = band
       // Every column the descriptor names must be one of its columns.
-      const named: [string, string[]][] = [['key', key ?? []], ['history', history ? [...history.key, history.effective] : []], ['band', band ? [band.lower, band.upper] : []]]
+      const named: [string, readonly string[]][] = [['key', key ?? []], ['history', byDate ? [...byDate.key, byDate.effective] : []], ['band', band ? [band.lower, band.upper] : []]]
       for (const [what, list] of named) {
         for (const c of list) if (!Object.hasOwn(columns, c)) problems.push(source.problem(['tables', name, what], `${what} names '${c}', which is not a column`))
       }
-      const path = resolve(dirname(source.file), file)
-      const src = raw.source as { title: string; href?: string }
       return {
         ...base,
         // An answer cites the law the data set serves (its reference) and the source of its records.
-        references: [...base.references, ...toCitations(src)],
-        as_of: String(raw.retrieved),
+        references: [...base.references, ...toCitations(raw.source)],
+        as_of: raw.retrieved,
         kind: 'dataset',
         descriptor,
-        path,
+        path: resolve(dirname(source.file), file),
         file_shown: relative(process.cwd(), join(dirname(source.file), file)) || file,
-        licence: String(raw.licence),
+        licence: raw.licence,
       }
     }
     case 'series': {
       const points = new Map<string, Dec>()
       const pointReferences = new Map<string, Citation[]>()
-      for (const [key, point] of Object.entries(raw.points as Record<string, string | { value: string; reference: unknown }>)) {
+      for (const [key, point] of Object.entries(raw.points)) {
         if (typeof point === 'string') points.set(key, parseExact(point))
         else {
           points.set(key, parseExact(point.value))
           pointReferences.set(key, toCitations(point.reference))
         }
       }
-      return { ...base, kind: 'series', unit: String(raw.unit), points, pointReferences }
+      return { ...base, kind: 'series', unit: raw.unit, points, pointReferences }
     }
   }
-  return undefined
 }
 
 function scalar(value: string | boolean): Scalar {
