@@ -1,0 +1,74 @@
+/**
+ * @module What compiling one rule set file shares: the file, the problems found so far, its tables
+ * and roundings; and the two helpers every part uses, compiling one expression where it stands and
+ * reading an input's declaration. Problems are pushed with their `file:line:column`, never thrown.
+ */
+import { OPERATORS, conditionFacts } from '../decide.js'
+import { isExactText, parseExact } from '../decimal.js'
+import type { Problem } from '../errors.js'
+import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from '../expression.js'
+import type { Rounding } from '../round.js'
+import type { PathSegment, SourceFile } from '../source.js'
+import type { TableEntry } from '../tables.js'
+import type { Value } from '../types.js'
+import type { CallNode, InputSpec, InputType } from '../ruleset.js'
+
+export interface Compiler {
+  source: SourceFile
+  problems: Problem[]
+  tables: (name: string) => TableEntry | undefined
+  roundings: Map<string, Rounding>
+  allTables: Set<TableEntry>
+  calls: CallNode[]
+}
+
+export type Raw = Record<string, unknown>
+
+
+export function compileAt(c: Compiler, text: string, path: PathSegment[], resolver: NameResolver): CompiledExpression | undefined {
+  try {
+    const compiled = compileExpression(text, resolver)
+    for (const t of compiled.tables) c.allTables.add(t)
+    compiled.path = path
+    return compiled
+  } catch (error) {
+    if (error instanceof CompileError) {
+      c.problems.push(c.source.problem(path, error.message, error.index))
+      return undefined
+    }
+    throw error
+  }
+}
+
+
+/** Compile each fact a condition tree reads (a name of an input, formula or parameter) and check its operators. */
+export function factsOf(c: Compiler, conditions: unknown, path: PathSegment[], resolver: NameResolver, into: Map<string, CompiledExpression>) {
+  const { facts, operators } = conditionFacts(conditions)
+  for (const f of facts) {
+    if (into.has(f)) continue
+    const e = compileAt(c, f, path, resolver)
+    if (e) into.set(f, e)
+  }
+  for (const o of operators) {
+    if (!OPERATORS.includes(o)) c.problems.push(c.source.problem(path, `unknown operator '${o}'; known: ${OPERATORS.join(', ')}`))
+  }
+}
+
+
+export function inputSpec(c: Compiler, raw: Raw, path: PathSegment[]): InputSpec {
+  const spec: InputSpec = { type: raw.type as InputType }
+  if (raw.fields) {
+    spec.fields = {}
+    for (const [k, v] of Object.entries(raw.fields as Record<string, Raw>)) spec.fields[k] = inputSpec(c, v, [...path, 'fields', k])
+  }
+  if (raw.items) spec.items = inputSpec(c, raw.items as Raw, [...path, 'items'])
+  if (spec.type === 'list' && !spec.items) c.problems.push(c.source.problem(path, 'a list input declares its items'))
+  if ('default' in raw) {
+    const d = raw.default
+    if ((spec.type === 'amount' || spec.type === 'integer') && !(typeof d === 'string' && isExactText(d))) {
+      c.problems.push(c.source.problem([...path, 'default'], 'an amount default is written as a string, e.g. "0"'))
+    } else spec.default = spec.type === 'amount' || spec.type === 'integer' ? parseExact(d as string) : (d as Value)
+  }
+  return spec
+}
+
