@@ -103,30 +103,45 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
 
 /** A scope of names: the root of a rule set, one list item, or one iterate of a fixed point. */
 class Scope implements Runtime {
-  /** Formulas computed in this scope; made on the first, since most list items compute few. */
-  private memo: Map<string, Value> | undefined
+  /**
+   * The scope's values by slot (ScopeDef.names): the bound ones set here, a formula's when it is
+   * first read. Undefined is "not computed yet"; no value is undefined (an absent one is null).
+   */
+  private readonly values: (Value | undefined)[]
   constructor(
     readonly ev: Evaluation,
     readonly def: ScopeDef,
-    readonly bound: Record<string, Value>,
+    bound: Record<string, Value>,
     readonly parent?: Scope,
-  ) {}
-
-  remember(name: string, value: Value): void {
-    ;(this.memo ??= new Map()).set(name, value)
+  ) {
+    this.values = new Array<Value | undefined>(def.names.length)
+    // Own names only: `constructor` or `toString` is no value of a scope.
+    for (let i = 0; i < def.bound; i++) {
+      const name = def.names[i]!
+      this.values[i] = Object.hasOwn(bound, name) ? (bound[name] as Value) : null
+    }
   }
 
+  remember(name: string, value: Value): void {
+    this.values[this.def.slots.get(name)!] = value
+  }
+
+  /** The value in a slot of this scope (`depth` 0) or of one further out. */
+  slot(depth: number, index: number): Value {
+    if (depth > 0) return this.parent!.slot(depth - 1, index)
+    const known = this.values[index]
+    if (known !== undefined) return known
+    const node = this.def.nodes[index]
+    if (!node) throw new EvaluationError(`${this.ev.rs.id}: '${this.def.names[index]}' has no value`)
+    const value = this.ev.compute(node, this)
+    this.values[index] = value
+    return value
+  }
+
+  /** A value by name: this scope's, else an outer one's. */
   get(name: string): Value {
-    const cached = this.memo?.get(name)
-    if (cached !== undefined) return cached
-    // Own names only: `constructor` or `toString` is no value of a scope.
-    if (Object.hasOwn(this.bound, name)) return this.bound[name] as Value
-    const node = this.def.formulas.get(name)
-    if (node) {
-      const value = this.ev.compute(node, this)
-      this.remember(name, value)
-      return value
-    }
+    const index = this.def.slots.get(name)
+    if (index !== undefined) return this.slot(0, index)
     if (this.parent) return this.parent.get(name)
     throw new EvaluationError(`${this.ev.rs.id}: '${name}' has no value`)
   }

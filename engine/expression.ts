@@ -30,6 +30,8 @@ export interface NameResolver {
   table(name: string): TableEntry | undefined
   /** A function the rule set declares itself (`functions:`), found before the library's. */
   fn?(name: string): FunctionSpec | undefined
+  /** Where a value name is kept: its slot, and how many scopes out of the formula's own it stands. */
+  slot?(name: string): { depth: number; index: number } | undefined
 }
 
 export interface CompiledExpression {
@@ -165,15 +167,19 @@ function compile(node: Node, ctx: Ctx): Piece {
       const [head, ...rest] = chain as [string, ...string[]]
       if (ctx.resolver.hasValue(head)) {
         ctx.deps.add(head)
+        // Read by slot where the name has one (every name of a rule set's scopes); by name otherwise
+        // (a lambda's parameter).
+        const at = ctx.resolver.slot?.(head)
+        const read: Compiled = at ? (at.depth === 0 ? (rt) => rt.slot(0, at.index) : (rt) => rt.slot(at.depth, at.index)) : (rt) => rt.get(head)
         // A bare name is most reads, and a name with one field most of the rest.
-        if (rest.length === 0) return { fn: (rt) => rt.get(head) }
+        if (rest.length === 0) return { fn: read }
         if (rest.length === 1) {
           const key = rest[0]!
-          return { fn: (rt) => field(ctx, rt.get(head), key) }
+          return { fn: (rt) => field(ctx, read(rt), key) }
         }
         return {
           fn: (rt) => {
-            let v = rt.get(head)
+            let v = read(rt)
             for (const key of rest) v = field(ctx, v, key)
             return v
           },
@@ -305,6 +311,9 @@ export class LambdaScope implements Runtime {
   dataset(entry: DatasetEntry): DatasetStore {
     return this.parent.dataset(entry)
   }
+  slot(depth: number, index: number): Value {
+    return this.parent.slot(depth, index)
+  }
   inForce(entry: TableEntry, date: string): boolean {
     return this.parent.inForce(entry, date)
   }
@@ -328,7 +337,13 @@ function lambda(node: Node, ctx: Ctx, arity: number): (rt: Runtime) => Lambda {
   const inner: Ctx = {
     ...ctx,
     deps: new Set(),
-    resolver: { ...ctx.resolver, hasValue: (n) => params.includes(n) || ctx.resolver.hasValue(n) },
+    resolver: {
+      ...ctx.resolver,
+      hasValue: (n) => params.includes(n) || ctx.resolver.hasValue(n),
+      // A parameter is read by name (it shadows an outer name); the rest keep their slots, since a
+      // lambda's scope is no level of slots.
+      slot: (n) => (params.includes(n) ? undefined : ctx.resolver.slot?.(n)),
+    },
   }
   const body = value(node.body as Node, inner)
   for (const d of inner.deps) if (!params.includes(d)) ctx.deps.add(d)

@@ -17,7 +17,7 @@ import type { Value } from './types.js'
 import { compileAt, inputSpec, type Compiler, type Raw } from './compile/compiler.js'
 import { compileFunctions, type RawFunction } from './compile/functions.js'
 import { noteParts, template } from './compile/outputs.js'
-import { compileScope, nested, waitsForFirst } from './compile/scope.js'
+import { compileScope, nested, scopeLayout, waitsForFirst } from './compile/scope.js'
 
 export type InputType = 'amount' | 'integer' | 'text' | 'boolean' | 'date' | 'object' | 'list'
 
@@ -79,6 +79,18 @@ export interface SolveNode extends NodeBase {
 export type Node = FormulaNode | DecisionNode | CallNode | EachNode | SolveNode
 
 export interface ScopeDef {
+  /**
+   * Every name of the scope, in slot order: its bound names (inputs, a list item's fields and
+   * carried values, a fixed point's unknown) first, then its formulas. A compiled formula reads a
+   * name by its slot (and how many scopes out it stands), so evaluation reads arrays, not maps.
+   */
+  names: string[]
+  /** How many of `names` are bound, not computed. */
+  bound: number
+  /** Each name's slot. */
+  slots: Map<string, number>
+  /** The formula in each slot (undefined for a bound name). */
+  nodes: (Node | undefined)[]
   formulas: Map<string, Node>
   /** Dependency order of the formulas. */
   order: string[]
@@ -165,9 +177,9 @@ export function compileRuleSet(
     if (tables(name)) problems.push(source.problem(['formulas', name], `duplicate name '${name}': it is already a table of this rule set`))
   }
   const functions = compileFunctions(c, (raw.functions ?? {}) as Record<string, RawFunction>, tables)
-  const rootNames = new Set([...inputNames, ...Object.keys(formulasRaw)])
-  const rootResolver: NameResolver = { hasValue: (n) => rootNames.has(n), table: tables, fn: (n) => functions.get(n) }
-  const root = compileScope(c, formulasRaw, ['formulas'], rootResolver, new Set(), new Set(inputNames))
+  const layout = scopeLayout({ hasValue: () => false, table: tables, fn: (n) => functions.get(n) }, [...inputNames], Object.keys(formulasRaw))
+  const rootResolver: NameResolver = layout.resolver
+  const root = compileScope(c, formulasRaw, ['formulas'], rootResolver, new Set(), new Set(inputNames), layout.names)
 
   const expr = (text: string, path: PathSegment[], resolver = rootResolver) => compileAt(c, text, path, resolver)
 

@@ -11,6 +11,8 @@ export type Value = Dec | string | boolean | null | Value[] | { [key: string]: V
 /** What a compiled formula may ask of the evaluation it runs in. @api private */
 export interface Runtime {
   get(name: string): Value
+  /** The value in slot `index` of the scope `depth` levels out (0: the formula's own scope). */
+  slot(depth: number, index: number): Value
   parameter(entry: ParameterEntry): Scalar
   /** A parameter in force on another date than the calculation date. */
   parameterAt(entry: ParameterEntry, date: string): Scalar

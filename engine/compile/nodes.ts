@@ -10,7 +10,7 @@ import { toCitations, type TableEntry } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallNode, EachNode, Node, NodeBase } from '../ruleset.js'
 import { compileAt, factsOf, type Compiler, type Raw } from './compiler.js'
-import { compileScope } from './scope.js'
+import { compileScope, scopeLayout } from './scope.js'
 import { template } from './outputs.js'
 
 export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], resolver: NameResolver): Node | undefined {
@@ -103,9 +103,10 @@ export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegm
     const carried = Object.keys(each.carry ?? {})
     const leaves = [...fields, ...carried]
     const innerNames = new Set([...leaves, ...Object.keys(each.formulas ?? {})])
-    const inner: NameResolver = { ...resolver, hasValue: (n) => innerNames.has(n) || resolver.hasValue(n) }
+    const layout = scopeLayout(resolver, leaves, Object.keys(each.formulas ?? {}))
+    const inner = layout.resolver
     const outer = new Set<string>()
-    const scope = compileScope(c, each.formulas ?? {}, [...path, 'each', 'formulas'], inner, outer, new Set(leaves))
+    const scope = compileScope(c, each.formulas ?? {}, [...path, 'each', 'formulas'], inner, outer, new Set(leaves), layout.names)
     const result = template(c, each.result, [...path, 'each', 'result'], inner, outer, innerNames)
     const track = (e: CompiledExpression | undefined) => {
       if (e) for (const d of e.deps) if (!innerNames.has(d)) outer.add(d)
@@ -133,9 +134,10 @@ export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegm
     absorb(start)
     // Inside the solve scope the node's own name is the unknown, bound to the current iterate.
     const innerNames = new Set([name, ...Object.keys(s.formulas ?? {})])
-    const inner: NameResolver = { ...resolver, hasValue: (n) => innerNames.has(n) || resolver.hasValue(n) }
+    const layout = scopeLayout(resolver, [name], Object.keys(s.formulas ?? {}))
+    const inner = layout.resolver
     const outer = new Set<string>()
-    const scope = compileScope(c, s.formulas ?? {}, [...path, 'solve', 'formulas'], inner, outer, new Set([name]))
+    const scope = compileScope(c, s.formulas ?? {}, [...path, 'solve', 'formulas'], inner, outer, new Set([name]), layout.names)
     const next = compileAt(c, s.next, [...path, 'solve', 'next'], inner)
     if (next) for (const d of next.deps) if (!innerNames.has(d)) outer.add(d)
     if (next) for (const t of next.tables) base.tables.add(t)

@@ -20,6 +20,7 @@ export function compileScope(
   resolver: NameResolver,
   outerDeps: Set<string>,
   leaves: Set<string>,
+  names: string[],
 ): ScopeDef {
   const local = new Set([...leaves, ...Object.keys(raw)])
   const formulas = new Map<string, Node>()
@@ -31,7 +32,16 @@ export function compileScope(
     formulas.set(name, node)
   }
   const sorted = order(c, formulas)
-  return { formulas, order: sorted, firstOrder: sorted.filter((n) => isFirst(formulas.get(n)!)) }
+  const slots = new Map(names.map((n, i) => [n, i]))
+  return {
+    names,
+    bound: leaves.size,
+    slots,
+    nodes: names.map((n) => formulas.get(n)),
+    formulas,
+    order: sorted,
+    firstOrder: sorted.filter((n) => isFirst(formulas.get(n)!)),
+  }
 }
 
 /** Whether a root name is, or reads through formulas, a node the scope evaluates first. */
@@ -92,3 +102,20 @@ export function nested(node: Node): Node[] {
   return [...node.scope.formulas.values()].flatMap((n) => [n, ...nested(n)])
 }
 
+
+/** The names of a scope in slot order, and a resolver that finds each by slot (its own, or an outer scope's one level further out). */
+export function scopeLayout(outer: NameResolver, bound: readonly string[], formulas: readonly string[]): { names: string[]; resolver: NameResolver } {
+  const names = [...bound, ...formulas.filter((f) => !bound.includes(f))]
+  const slots = new Map(names.map((n, i) => [n, i]))
+  const resolver: NameResolver = {
+    ...outer,
+    hasValue: (n) => slots.has(n) || outer.hasValue(n),
+    slot: (n) => {
+      const index = slots.get(n)
+      if (index !== undefined) return { depth: 0, index }
+      const out = outer.slot?.(n)
+      return out ? { depth: out.depth + 1, index: out.index } : undefined
+    },
+  }
+  return { names, resolver }
+}

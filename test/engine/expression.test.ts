@@ -51,6 +51,14 @@ test('an unknown function is a compile error listing the known ones', () => {
   assert.throws(() => compileExpression('power(a, 2)', resolver), (e: unknown) => e instanceof CompileError && e.message.startsWith("unknown function 'power()'"))
 })
 
+test('a record has only its own fields: constructor, toString and __proto__ are no fields of it', () => {
+  for (const key of ['constructor', 'toString', '__proto__']) {
+    assert.throws(() => run(`item(items, 0).${key}`), /record has no field/, key)
+    assert.equal(run(`items.${key}`), [null, null], `${key} across a list is null for each item`)
+  }
+  assert.throws(() => compileExpression('constructor', resolver), (e: unknown) => e instanceof CompileError && /unknown name 'constructor'/.test((e as Error).message))
+})
+
 test('division by zero is an evaluation error, not Infinity', () => {
   assert.throws(() => run('a / (b - b)'), /division by zero/)
 })
