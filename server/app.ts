@@ -12,7 +12,7 @@
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
-import { answer, type Catalog, type Endpoint } from '../engine/index.js'
+import { answer, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
 import { catalogDataAsOf, serviceVersion } from './contract.js'
 import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
@@ -57,10 +57,13 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOption
     }
     await next()
   }
+  // An endpoint whose manifest says `execution: worker` is answered on the pool's threads, over HTTP
+  // and MCP alike; every other in this thread.
+  const respond = (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> =>
+    pool && endpoint.execution === 'worker' ? pool.answer(endpoint.operation_id, body, explain) : answer(catalog, endpoint, body, { explain })
   const handler = (endpoint: Endpoint) => async (ctx: Context) => {
     const explain = ctx.query.explain === 'true'
-    const body = (ctx.request as { body?: unknown }).body
-    ctx.body = pool && endpoint.execution === 'worker' ? await pool.answer(endpoint.operation_id, body, explain) : await answer(catalog, endpoint, body, { explain })
+    ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
     ctx.type = 'application/json'
   }
 
@@ -82,7 +85,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOption
   })
   docsRoutes(router)
 
-  const mcp = new McpTools(catalog)
+  const mcp = new McpTools(catalog, respond)
   router.post('/mcp', authenticate, requireJson, parse, requireBody, (ctx) => mcp.handleHttp(ctx))
 
   // The catalog is loaded and checked before the app exists (main.ts refuses to start otherwise), so

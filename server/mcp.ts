@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'koa'
-import { answer, InputError, type Catalog, type Endpoint } from '../engine/index.js'
+import { answer, InputError, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
 import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
 
 const INSTRUCTIONS =
@@ -38,7 +38,11 @@ export class McpTools {
   readonly tools: Tool[]
   private readonly byName: Map<string, Endpoint>
 
-  constructor(private readonly catalog: Catalog) {
+  constructor(
+    catalog: Catalog,
+    /** How a call is answered: in this thread by default; the server passes its pool's dispatch. */
+    private readonly respond: (endpoint: Endpoint, body: unknown) => Promise<Envelope> = (endpoint, body) => answer(catalog, endpoint, body),
+  ) {
     this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
     this.tools = catalog.endpoints.map(toolOf)
   }
@@ -49,7 +53,7 @@ export class McpTools {
       return errorResult({ error: { code: 'not_found', message: `no tool ${name}; known: ${[...this.byName.keys()].join(', ')}`, details: [] } })
     }
     try {
-      const envelope = await answer(this.catalog, endpoint, args ?? {})
+      const envelope = await this.respond(endpoint, args ?? {})
       return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: { ...envelope } }
     } catch (error) {
       if (error instanceof InputError) return errorResult({ error: { code: error.code, message: error.message, details: error.details } })
