@@ -271,7 +271,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const operations = new Set<string>()
   const paths = new Set<string>()
   for (const { source, manifest } of endpointSources) {
-    const endpoint = compileRequest(source, manifest, ruleSets, problems, currencyOf)
+    const endpoint = compileRequest(source, manifest, ruleSets, problems, currencyOf, (id) => tables.get(id))
     if (!endpoint) continue
     if (operations.has(endpoint.operation_id)) problems.push(source.problem(['operation_id'], `duplicate operation id ${endpoint.operation_id}`))
     operations.add(endpoint.operation_id)

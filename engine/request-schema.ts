@@ -12,6 +12,7 @@
  */
 import { isDec, toNumber } from './decimal.js'
 import type { InputSpec } from './ruleset.js'
+import type { TableEntry } from './tables.js'
 import type { Value } from './types.js'
 
 type Schema = Record<string, unknown>
@@ -67,4 +68,30 @@ function object(written: Schema, inputs: Record<string, InputSpec>): Schema {
 /** The request schema of a manifest, filled in from the rule set's inputs. @api private */
 export function requestSchema(written: Schema, inputs: Record<string, InputSpec>): Schema {
   return object(written, inputs)
+}
+
+/**
+ * `enum_from: <lookup id>` anywhere in a request or response schema becomes `enum:` the keys of that
+ * one-key lookup as last in force (the 51 state codes from `estate.state.jurisdictions`): the list a
+ * table already holds is not written again. Returns the schema and, for a name that is no such
+ * table, the problem.
+ */
+export function enumsFromTables(schema: unknown, table: (id: string) => TableEntry | undefined, problems: string[]): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => enumsFromTables(s, table, problems))
+  if (!isSchema(schema)) return schema
+  const out: Schema = {}
+  for (const [k, v] of Object.entries(schema)) {
+    if (k !== 'enum_from') {
+      out[k] = enumsFromTables(v, table, problems)
+      continue
+    }
+    const entry = typeof v === 'string' ? table(v) : undefined
+    if (!entry || entry.kind !== 'lookup' || entry.keys.length !== 1) {
+      problems.push(`enum_from names ${JSON.stringify(v)}, which is not a lookup table with one key column`)
+      continue
+    }
+    const rows = entry.history[entry.history.length - 1]?.value ?? new Map()
+    out.enum = [...rows.values()].map((row) => String(row[entry.keys[0]!])).sort()
+  }
+  return out
 }

@@ -11,7 +11,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import { InputError, type FieldProblem, type Problem } from './errors.js'
 import type { Currency } from './money.js'
 import type { Period } from './period.js'
-import { requestSchema } from './request-schema.js'
+import { enumsFromTables, requestSchema } from './request-schema.js'
+import type { TableEntry } from './tables.js'
 import type { RuleSet } from './ruleset.js'
 import type { EndpointFile } from './schemas.js'
 import type { SourceFile } from './source.js'
@@ -69,6 +70,7 @@ export function compileRequest(
   ruleSets: Map<string, RuleSet>,
   problems: Problem[],
   currencyOf: (code?: string) => Currency | undefined,
+  table: (id: string) => TableEntry | undefined,
 ): Endpoint | undefined {
   const currency = currencyOf(raw.currency)
   if (!currency) {
@@ -80,8 +82,12 @@ export function compileRequest(
     problems.push(source.problem(['rule_set'], `unknown rule set ${raw.rule_set}`))
     return undefined
   }
-  // The manifest writes descriptions and bounds; types, formats and defaults come from the inputs.
-  raw.request = requestSchema(raw.request, rs.inputs)
+  // The manifest writes descriptions and bounds; types, formats and defaults come from the inputs,
+  // and an enum a table already holds from the table.
+  const enumProblems: string[] = []
+  raw.request = enumsFromTables(requestSchema(raw.request, rs.inputs), table, enumProblems) as Record<string, unknown>
+  raw.response = enumsFromTables(raw.response, table, enumProblems) as Record<string, unknown>
+  for (const p of enumProblems) problems.push(source.problem(['request'], p))
   let validate: ValidateFunction
   try {
     validate = requestAjv.compile(raw.request)

@@ -3,7 +3,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Dec } from '../../engine/decimal.js'
-import { requestSchema } from '../../engine/request-schema.js'
+import { enumsFromTables, requestSchema } from '../../engine/request-schema.js'
+import type { TableEntry } from '../../engine/tables.js'
 import type { InputSpec } from '../../engine/ruleset.js'
 
 const test = suite('engine/request-schema: requestSchema')
@@ -51,6 +52,19 @@ test('types, formats, defaults and closed objects come from the inputs, in the o
 test('what the manifest writes wins over what the inputs would give', () => {
   const filled = requestSchema({ properties: { tax_year: { type: 'number', default: 2025 } } }, inputs)
   assert.equal((filled.properties as Record<string, unknown>).tax_year, { type: 'number', default: 2025 })
+})
+
+test('enum_from takes the keys of a one-key lookup; another table is a problem', () => {
+  const lookup = {
+    kind: 'lookup', id: 'demo.states', name: 'states', label: 'x', file: 'x', as_of: '2026-01-01', references: [], keys: ['state'],
+    history: [{ from: '2026-01-01', references: [], value: new Map([['NY', { state: 'NY' }], ['CT', { state: 'CT' }]]) }],
+  } as unknown as TableEntry
+  const problems: string[] = []
+  const out = enumsFromTables({ properties: { state: { type: 'string', enum_from: 'demo.states', description: 'd' } } }, (id) => (id === 'demo.states' ? lookup : undefined), problems)
+  assert.equal(JSON.stringify(out), JSON.stringify({ properties: { state: { type: 'string', enum: ['CT', 'NY'], description: 'd' } } }))
+  assert.equal(problems, [])
+  enumsFromTables({ enum_from: 'demo.nothing' }, () => undefined, problems)
+  assert.equal(problems, ['enum_from names "demo.nothing", which is not a lookup table with one key column'])
 })
 
 test.run()
