@@ -251,6 +251,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
     const { problems: found, output } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf)
     for (const p of found) problems.push(ruleSources.get(id)!.problem(p.path, p.message, p.index))
     outputs.set(id, output)
+    rs.outputType = output
     return output
   }
   for (const id of ruleSets.keys()) typeOf(id)

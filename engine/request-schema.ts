@@ -13,6 +13,7 @@
 import { isDec, toNumber } from './decimal.js'
 import type { InputSpec } from './ruleset.js'
 import type { TableEntry } from './tables.js'
+import type { ValueType } from './functions/spec.js'
 import type { Value } from './types.js'
 
 type Schema = Record<string, unknown>
@@ -92,6 +93,48 @@ export function enumsFromTables(schema: unknown, table: (id: string) => TableEnt
     }
     const rows = entry.history[entry.history.length - 1]?.value ?? new Map()
     out.enum = [...rows.values()].map((row) => String(row[entry.keys[0]!])).sort()
+  }
+  return out
+}
+
+/** The JSON type of a value type, where it has one (null and any have none). */
+function jsonTypeOf(t: ValueType): string | undefined {
+  if (typeof t === 'object') return 'list' in t ? 'array' : 'object'
+  switch (t) {
+    case 'amount':
+    case 'rate':
+      return 'number'
+    case 'integer':
+      return 'integer'
+    case 'text':
+    case 'date':
+      return 'string'
+    case 'boolean':
+      return 'boolean'
+    default:
+      return undefined
+  }
+}
+
+/**
+ * A response schema filled in from the rule set's result type (worked out by the load check from
+ * its outputs): each field's JSON `type` where the manifest does not write one, and every object
+ * closed (`additionalProperties: false`), through nested objects and the items of lists. A nullable field or one the checker cannot type keeps what the
+ * manifest writes.
+ */
+export function responseSchema(written: unknown, output: ValueType | undefined): unknown {
+  if (!isSchema(written) || output === undefined) return written
+  const json = jsonTypeOf(output)
+  const out: Schema = {}
+  if (!('type' in written) && json) out.type = json
+  // A result's objects are closed: a field the schema does not list is a defect the tests catch.
+  if (json === 'object' && !('additionalProperties' in written)) out.additionalProperties = false
+  for (const [k, v] of Object.entries(written)) {
+    if (k === 'properties' && isSchema(v) && typeof output === 'object' && 'record' in output && output.record !== 'open') {
+      const fields = output.record
+      out.properties = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, responseSchema(s, Object.hasOwn(fields, name) ? fields[name] : undefined)]))
+    } else if (k === 'items' && typeof output === 'object' && 'list' in output) out.items = responseSchema(v, output.list)
+    else out[k] = v
   }
   return out
 }

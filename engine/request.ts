@@ -11,7 +11,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import { InputError, type FieldProblem, type Problem } from './errors.js'
 import type { Currency } from './money.js'
 import type { Period } from './period.js'
-import { enumsFromTables, requestSchema } from './request-schema.js'
+import { enumsFromTables, requestSchema, responseSchema } from './request-schema.js'
 import type { TableEntry } from './tables.js'
 import type { RuleSet } from './ruleset.js'
 import type { EndpointFile } from './schemas.js'
@@ -86,7 +86,7 @@ export function compileRequest(
   // and an enum a table already holds from the table.
   const enumProblems: string[] = []
   raw.request = enumsFromTables(requestSchema(raw.request, rs.inputs), table, enumProblems) as Record<string, unknown>
-  raw.response = enumsFromTables(raw.response, table, enumProblems) as Record<string, unknown>
+  raw.response = enumsFromTables(responseSchema(raw.response, rs.outputType), table, enumProblems) as Record<string, unknown>
   for (const p of enumProblems) problems.push(source.problem(['request'], p))
   let validate: ValidateFunction
   try {

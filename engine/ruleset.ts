@@ -9,7 +9,7 @@ import { rounding, type Rounding, type RoundingMode } from './round.js'
 import type { Problem } from './errors.js'
 import type { CompiledExpression, NameResolver } from './expression.js'
 import type { Decision } from './decide.js'
-import type { FunctionSpec } from './functions/spec.js'
+import type { FunctionSpec, ValueType } from './functions/spec.js'
 import type { Dec } from './decimal.js'
 import type { PathSegment, SourceFile } from './source.js'
 import { toCitations, type Citation, type TableEntry } from './tables.js'
@@ -130,6 +130,8 @@ export interface NoteDef {
 
 export interface RuleSet {
   id: string
+  /** The type of its result, as the load check worked it out from its outputs (typing.ts). */
+  outputType?: ValueType
   /** The functions it declares (`functions:`), callable from its formulas like the library's. */
   functions: Map<string, FunctionSpec>
   file: string

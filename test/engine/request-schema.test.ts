@@ -3,7 +3,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Dec } from '../../engine/decimal.js'
-import { enumsFromTables, requestSchema } from '../../engine/request-schema.js'
+import type { ValueType } from '../../engine/functions/spec.js'
+import { enumsFromTables, requestSchema, responseSchema } from '../../engine/request-schema.js'
 import type { TableEntry } from '../../engine/tables.js'
 import type { InputSpec } from '../../engine/ruleset.js'
 
@@ -65,6 +66,24 @@ test('enum_from takes the keys of a one-key lookup; another table is a problem',
   assert.equal(problems, [])
   enumsFromTables({ enum_from: 'demo.nothing' }, () => undefined, problems)
   assert.equal(problems, ['enum_from names "demo.nothing", which is not a lookup table with one key column'])
+})
+
+test("a response schema takes its types from the rule set's result type, and closes its objects", () => {
+  const output = { record: { tax: 'amount', region: 'text', years: { list: { record: { year: 'integer' } } }, section: { record: 'open' } } } as const
+  const filled = responseSchema(
+    { properties: { tax: { description: 't' }, region: { type: ['string', 'null'] }, years: { items: { properties: { year: {} } } }, section: { description: 's' } } },
+    output as unknown as ValueType,
+  )
+  assert.equal(JSON.stringify(filled), JSON.stringify({
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      tax: { type: 'number', description: 't' },
+      region: { type: ['string', 'null'] },
+      years: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { year: { type: 'integer' } } } },
+      section: { type: 'object', additionalProperties: false, description: 's' },
+    },
+  }))
 })
 
 test.run()
