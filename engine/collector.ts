@@ -27,6 +27,8 @@ export class Collector {
    * answered from here. Its citations and notes were collected the first time.
    */
   readonly calls = new Map<string, Record<string, Value>>()
+  /** The request's dates by value, with the field holding each: what a date out of range is named by. */
+  readonly dateFields = new Map<string, string>()
   /** Work done so far, against the request's limits. */
   private work = 0
   private readonly deadline: number

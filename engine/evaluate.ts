@@ -58,6 +58,7 @@ export async function evaluate(
   const { service } = catalog
   const currency = options.currency ?? { code: service.default_currency, ...service.currencies[service.default_currency]! }
   const collector = new Collector(options.explain === true, currency, service.limits)
+  collectDates(input, '', collector.dateFields)
   const result = run(catalog, rs, toValues(rs.inputs, input), collector)
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
@@ -212,12 +213,26 @@ class Evaluation {
   /** The value of a table on another date of the case (a date of birth), with its citation and caveats. */
   readAt<T>(entry: TableEntry, history: Dated<T>[], date: string): Dated<T> {
     const dated = at(history, date)
-    if (!dated) throw new EvaluationError(`${entry.id} has no value on ${date}`)
+    if (!dated) throw this.beforeTheRules(entry, history[0]?.from, date)
     this.use(entry)
     this.collector.cite(dated.references)
     if (dated.unverified) this.collector.note(`${entry.label}: ${dated.unverified}`)
     this.trace(entry, dated)
     return dated
+  }
+
+  /**
+   * A table read on a date before its first value: the caller's date (a date of birth in 1799), so
+   * a 400 naming the request field that holds that date, whichever formula read it. A date the
+   * rules derived (a birthday plus 70½ years) is named by the request field it equals, if any;
+   * otherwise the answer says a date of the request is out of the rules' range.
+   */
+  beforeTheRules(entry: TableEntry, from: string | undefined, date: string): InputError {
+    const field = this.collector.dateFields.get(date)
+    const since = from ? `; supported: from ${from}` : ''
+    return new InputError('unsupported_parameter', `${field ?? 'a date of the request'} ${date} is before the earliest date the rules hold for ${entry.label}${since}`, [
+      { field: field ?? 'body', message: `${date} is before the rules' range${since}` },
+    ])
   }
 
   /** A read, in the explanation's step being computed (when one is). */
@@ -463,3 +478,11 @@ class Evaluation {
   }
 }
 
+
+/** Every date of a request by value, with the field that holds it (`donees[1].date_of_birth`). */
+function collectDates(v: unknown, path: string, into: Map<string, string>): void {
+  if (typeof v === 'string') {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(v) && !into.has(v)) into.set(v, path)
+  } else if (Array.isArray(v)) v.forEach((item, i) => collectDates(item, `${path}[${i}]`, into))
+  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) collectDates(x, path ? `${path}.${k}` : k, into)
+}

@@ -7,6 +7,7 @@
  */
 import { Dec } from '../decimal.js'
 import { daysInMonth, isoDateProblem } from '../calendar.js'
+import { InputError } from '../errors.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, Lambda } from './spec.js'
 import { date, integer, list } from './values.js'
@@ -47,6 +48,13 @@ function addMonths(text: string, n: number): string {
 
 /** A date within the years a four-digit date can write. */
 function checked(cx: CallContext, text: string): string {
+  // Past the years a date can be written in (0001 to 9999) only from a request's own far dates (a
+  // death in 9999): the request's to change, so a 400, not a defect of the rules.
+  if (!/^\d{4}-/.test(text)) {
+    throw new InputError('unsupported_parameter', `a date computed from this request (${text}) is outside the years 0001 to 9999`, [
+      { field: 'body', message: 'holds a date too far from the years the rules cover' },
+    ])
+  }
   const problem = isoDateProblem(text)
   return problem ? cx.fail(problem) : text
 }

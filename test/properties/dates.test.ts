@@ -1,0 +1,80 @@
+// Property: a date anywhere in a request, at the edges of every table it may reach (before the
+// first value any table holds, on it, far ahead), is answered 200 or 400 naming a field, never a
+// 500: the engine names the request field a date out of the rules' range came from, whichever
+// formula read it. Every date field of every endpoint's schema, on every golden case that answers.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { answer, EvaluationError, InputError, type Endpoint } from '../../engine/index.js'
+import { GOLDEN_DIR, ROOT } from '../../engine/project/paths.js'
+import { readGolden } from '../../tools/golden.js'
+import { catalog } from '../helpers.js'
+
+const test = suite('properties: dates at the edges of the tables')
+
+/** Where the request schema has a date: a path of field names, `[]` for each item of a list. */
+function datePaths(schema: unknown, path: string[] = []): string[][] {
+  if (!schema || typeof schema !== 'object') return []
+  const s = schema as Record<string, unknown>
+  if (s.format === 'date') return [path]
+  const out: string[][] = []
+  for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) out.push(...datePaths(v, [...path, k]))
+  if (s.items) out.push(...datePaths(s.items, [...path, '[]']))
+  return out
+}
+
+/** A copy of `body` with every value at `path` set to `date` (each item of a list). */
+function withDate(body: unknown, path: string[], date: string): unknown {
+  if (path.length === 0) return date
+  const [head, ...rest] = path
+  if (head === '[]') return Array.isArray(body) ? body.map((item) => withDate(item, rest, date)) : body
+  const record = (body ?? {}) as Record<string, unknown>
+  if (rest.length > 0 && !(head! in record)) return body
+  return { ...record, [head!]: withDate(record[head!], rest, date) }
+}
+
+/** The first effective date of every table, and the day before: the edges the rules can hit. */
+function edges(): string[] {
+  const out = new Set(['0001-01-01', '1799-12-31', '9999-12-31'])
+  for (const t of catalog().tables.values()) {
+    if (t.kind === 'series' || t.kind === 'dataset') continue
+    const first = t.history[0]?.from
+    if (!first) continue
+    out.add(first)
+    const d = new Date(`${first}T00:00:00Z`)
+    d.setUTCDate(d.getUTCDate() - 1)
+    out.add(d.toISOString().slice(0, 10))
+  }
+  return [...out].sort()
+}
+
+test('no date in any request reaches a table before its first value as a 500', async () => {
+  const { files } = readGolden(GOLDEN_DIR, ROOT)
+  const dates = edges()
+  let tried = 0
+  const failures: string[] = []
+  for (const f of files) {
+    const endpoint = catalog().endpoints.find((e) => e.operation_id === f.endpoint) as Endpoint
+    const paths = datePaths(endpoint.request)
+    for (const c of f.cases.filter((x) => x.expect !== undefined)) {
+      for (const path of paths) {
+        for (const date of dates) {
+          const body = withDate(c.input, path, date)
+          tried++
+          try {
+            await answer(catalog(), endpoint, body)
+          } catch (error) {
+            if (error instanceof InputError) {
+              assert.ok(error.details.length > 0, `${f.endpoint} ${path.join('.')}=${date}: a 400 names a field`)
+              continue
+            }
+            failures.push(`${f.endpoint} ${c.name}: ${path.join('.')} = ${date}: ${error instanceof EvaluationError ? error.message : String(error)}`)
+          }
+        }
+      }
+    }
+  }
+  assert.ok(tried > 100, `only ${tried} requests tried`)
+  assert.equal(failures.slice(0, 5), [], `${failures.length} requests got a 500`)
+})
+
+test.run()
