@@ -8,6 +8,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { distance } from 'fastest-levenshtein'
 import { InputError, type FieldProblem, type Problem } from './errors.js'
 import type { Currency } from './money.js'
 import type { Period } from './period.js'
@@ -123,12 +124,45 @@ function fieldName(instancePath: string, extra?: string): string {
   return out || 'body'
 }
 
-function fieldProblem(e: ErrorObject): FieldProblem & { unknown: boolean } {
+/** The object schema at a body path (`/donees/0`), following properties and list items. */
+function schemaAt(schema: Record<string, unknown>, instancePath: string): Record<string, unknown> | undefined {
+  let at: unknown = schema
+  for (const part of instancePath.split('/').slice(1)) {
+    const s = at as Record<string, unknown> | undefined
+    if (!s) return undefined
+    at = /^\d+$/.test(part) ? s.items : (s.properties as Record<string, unknown> | undefined)?.[part]
+  }
+  return at as Record<string, unknown> | undefined
+}
+
+/**
+ * What an unknown field was probably meant to be: a field of the same object whose name is a slip
+ * away (`year` for `tax_year`, `gros_estate`), or the same name one level down (`marital_deduction`
+ * sent at the top level belongs under `deductions`).
+ */
+export function suggestion(unknown: string, object: Record<string, unknown> | undefined): string | undefined {
+  const properties = (object?.properties ?? {}) as Record<string, Record<string, unknown>>
+  for (const [name, schema] of Object.entries(properties)) {
+    const inner = (schema?.properties ?? {}) as Record<string, unknown>
+    if (Object.hasOwn(inner, unknown)) return `it belongs under ${name} (${name}.${unknown})`
+  }
+  const names = Object.keys(properties)
+  const near = names
+    .map((n) => ({ n, d: distance(unknown, n), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) }))
+    .filter((x) => x.part || x.d <= Math.max(2, Math.floor(unknown.length / 3)))
+    .sort((a, b) => a.d - b.d)
+  return near.length > 0 ? `did you mean ${near.slice(0, 2).map((x) => x.n).join(' or ')}?` : undefined
+}
+
+function fieldProblem(e: ErrorObject, request: Record<string, unknown>): FieldProblem & { unknown: boolean } {
   switch (e.keyword) {
     case 'required':
       return { field: fieldName(e.instancePath, String(e.params.missingProperty)), message: 'is required', unknown: false }
-    case 'additionalProperties':
-      return { field: fieldName(e.instancePath, String(e.params.additionalProperty)), message: 'is not a field of this request', unknown: true }
+    case 'additionalProperties': {
+      const name = String(e.params.additionalProperty)
+      const hint = suggestion(name, schemaAt(request, e.instancePath))
+      return { field: fieldName(e.instancePath, name), message: `is not a field of this request${hint ? `; ${hint}` : ''}`, unknown: true }
+    }
     case 'enum':
       return { field: fieldName(e.instancePath), message: `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, unknown: false }
     case 'type':
@@ -151,13 +185,14 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
     input[field] = how === 'uppercase' ? v.toUpperCase() : how === 'lowercase' ? v.toLowerCase() : v.trim()
   }
   if (!endpoint.validate(input)) {
-    const seen = new Set<string>()
-    const problems = (endpoint.validate.errors ?? []).map(fieldProblem).filter((p) => {
-      const key = `${p.field}: ${p.message}`
-      if (seen.has(key)) return false
-      seen.add(key)
-      return true
-    })
+    // One detail per field, its faults joined: "state" sent as "New York" is one field at fault.
+    const byField = new Map<string, FieldProblem & { unknown: boolean }>()
+    for (const p of (endpoint.validate.errors ?? []).map((e) => fieldProblem(e, endpoint.request))) {
+      const known = byField.get(p.field)
+      if (!known) byField.set(p.field, p)
+      else if (!known.message.split('; ').includes(p.message)) byField.set(p.field, { ...known, message: `${known.message}; ${p.message}`, unknown: known.unknown && p.unknown })
+    }
+    const problems = [...byField.values()]
     // An unknown field alone is an unsupported parameter; mixed with other faults it is a validation error.
     const allUnknown = problems.every((p) => p.unknown)
     const details = problems.map(({ field, message }) => ({ field, message }))

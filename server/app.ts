@@ -62,7 +62,11 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOption
   const respond = (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> =>
     pool && endpoint.execution === 'worker' ? pool.answer(endpoint.operation_id, body, explain) : answer(catalog, endpoint, body, { explain })
   const handler = (endpoint: Endpoint) => async (ctx: Context) => {
-    const explain = ctx.query.explain === 'true'
+    const asked = ctx.query.explain
+    if (asked !== undefined && asked !== 'true' && asked !== 'false') {
+      throw new HttpError(400, 'validation_error', `explain must be true or false, got ${JSON.stringify(asked)}`, [{ field: 'explain', message: 'must be true or false' }])
+    }
+    const explain = asked === 'true'
     ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
     ctx.type = 'application/json'
   }
@@ -88,6 +92,17 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOption
   const mcp = new McpTools(catalog, respond)
   router.post('/mcp', authenticate, requireJson, parse, requireBody, (ctx) => mcp.handleHttp(ctx))
 
+  // The service's front door: where to read about it, for a person or a client who arrives at /.
+  router.get('/', (ctx) => {
+    ctx.body = {
+      service: 'rules-as-code calculation service',
+      formula_version: catalog.service.formula_version,
+      docs: '/docs',
+      openapi: '/openapi.json',
+      endpoints: catalog.endpoints.flatMap((e) => e.paths).sort(),
+    }
+  })
+
   // The catalog is loaded and checked before the app exists (main.ts refuses to start otherwise), so
   // a process that answers /readyz has its rules; /healthz says only that the process is up.
   router.get('/healthz', (ctx) => {
@@ -101,6 +116,14 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOption
     ctx.body = version
   })
 
+  // What the error handler names in its messages: the served paths (a 404's suggestions), the body limit (a 413's).
+  const served = catalog.endpoints.flatMap((e) => e.paths)
+  const limitText = bodyLimit.replace(/^(\d+)kb$/i, '$1 KiB').replace(/^(\d+)mb$/i, '$1 MiB')
+  app.use(async (ctx, next) => {
+    ctx.state.paths = served
+    ctx.state.bodyLimit = limitText
+    await next()
+  })
   app.use(errors)
   app.use(router.routes())
   // 405 (or 501 for a method the router does not know) with the Allow header; errors.ts adds the body.

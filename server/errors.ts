@@ -3,6 +3,7 @@
  * `{"error": {"code", "message", "details": [{"field", "message"}]}}`. Nothing else leaves the
  * process: a 500 says only "internal error", and the stack goes to the log.
  */
+import { distance } from 'fastest-levenshtein'
 import type { Context, Next } from 'koa'
 import { InputError, type FieldProblem } from '../engine/index.js'
 
@@ -52,7 +53,10 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
     await next()
     // ctx.respond false: a handler (the MCP transport) wrote the response itself.
     if (ctx.body === undefined && ctx.respond !== false) {
-      if (ctx.status === 404) throw new HttpError(404, 'not_found', `no endpoint at ${ctx.method} ${ctx.path}`)
+      if (ctx.status === 404) {
+        const near = nearestPaths(ctx.path, ctx.state.paths as string[] | undefined)
+        throw new HttpError(404, 'not_found', `no endpoint at ${ctx.method} ${ctx.path}${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}; the endpoints are listed at GET / and /openapi.json`)
+      }
       if (ctx.status === 405 || ctx.status === 501) {
         const allow = ctx.response.get('Allow') || 'POST'
         ctx.set('Allow', allow)
@@ -69,7 +73,8 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
       ctx.body = body(error.code, error.message, error.details)
     } else if (e.status === 413 || e.type === 'entity.too.large') {
       ctx.status = 413
-      ctx.body = body('payload_too_large', 'the request body is larger than the service accepts', [{ field: 'body', message: 'too large' }])
+      const limit = typeof ctx.state.bodyLimit === 'string' ? ` (${ctx.state.bodyLimit})` : ''
+      ctx.body = body('payload_too_large', `the request body is larger than the service accepts${limit}`, [{ field: 'body', message: `larger than${limit || ' the limit'}` }])
     } else if (e.status === 400 || e.type === 'entity.parse.failed') {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])
@@ -86,4 +91,15 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
     }
     ctx.type = 'application/json'
   }
+}
+
+/** The served paths nearest to one that is not served (a slip of a word or two), at most two. */
+export function nearestPaths(path: string, paths: string[] | undefined): string[] {
+  if (!paths) return []
+  return paths
+    .map((p) => ({ p, d: distance(path, p) }))
+    .filter((x) => x.d <= Math.max(3, Math.floor(path.length / 4)))
+    .sort((a, b) => a.d - b.d || a.p.localeCompare(b.p))
+    .slice(0, 2)
+    .map((x) => x.p)
 }

@@ -59,6 +59,8 @@ function publicGet(operationId: string, summary: string, schema: Schema, content
   }
 }
 
+const schemaRoute = publicGet('request_schema', "One endpoint's request JSON Schema, by operation id (`.json` may follow).", { type: 'object' })
+
 export function openApiDocument(catalog: Catalog): Schema {
   const schemas: Record<string, Schema> = { Error: errorSchema }
   const paths: Record<string, Schema> = {}
@@ -83,10 +85,15 @@ export function openApiDocument(catalog: Catalog): Schema {
         data_as_of: { type: 'string', format: 'date' },
       },
     }),
+    '/': publicGet('index', 'Where to start: the docs page, this document and the paths of every endpoint.', { type: 'object' }),
     '/schemas/{operation}': {
       get: {
-        ...publicGet('request_schema', "One endpoint's request JSON Schema, by operation id (`.json` may follow).", { type: 'object' }).get,
+        ...schemaRoute.get,
         parameters: [{ name: 'operation', in: 'path', required: true, schema: { type: 'string' }, description: 'An operation id, e.g. state_estate_tax.' }],
+        responses: {
+          ...schemaRoute.get.responses,
+          '404': { description: 'not_found: no endpoint has this operation id; the message lists the known ones.', content: json(ref('Error')) },
+        },
       },
     },
     '/openapi.json': publicGet('openapi', 'This document.', { type: 'object' }),
