@@ -4,6 +4,8 @@
  * process: a 500 says only "internal error", and the stack goes to the log.
  */
 import { distance } from 'fastest-levenshtein'
+import type { Server } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { Context, Next } from 'koa'
 import { InputError, type FieldProblem } from '../engine/index.js'
 
@@ -15,6 +17,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'payload_too_large'
+  | 'request_header_fields_too_large'
   | 'unsupported_media_type'
   | 'internal_error'
 
@@ -102,4 +105,22 @@ export function nearestPaths(path: string, paths: string[] | undefined): string[
     .sort((a, b) => a.d - b.d || a.p.localeCompare(b.p))
     .slice(0, 2)
     .map((x) => x.p)
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Koa sees them: a header block over its limit (16 KiB)
+ * gets a 431 with the JSON error body, like every other error; anything else it cannot parse is a
+ * 400 with the body too. Installed on the server wherever it listens (main.ts, the tests).
+ */
+export function answerMalformedRequests(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+    const payload = tooLarge
+      ? body('request_header_fields_too_large', 'the request headers are larger than the service accepts (16 KiB)', [{ field: 'headers', message: 'larger than 16 KiB' }])
+      : body('validation_error', 'the request is not valid HTTP', [{ field: 'request', message: 'could not be parsed' }])
+    const text = JSON.stringify(payload)
+    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`)
+  })
 }

@@ -10,11 +10,13 @@
  * for the endpoints that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml).
  */
 import cluster from 'node:cluster'
+import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { loadCatalogOrExit } from '../engine/project/catalog.js'
 import { DATA_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 import { createApp } from './app.js'
+import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
 import { KeyStore } from './keys.js'
 
@@ -55,6 +57,13 @@ async function serve(label: string): Promise<void> {
   const server = createApp({ catalog, keys, pool }).listen(port, host, () => {
     console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
   })
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error
+    // Said once, by the primary when there is one (it watches for this exit code).
+    if (!cluster.isWorker) console.error(portTaken(error.code))
+    process.exit(PORT_UNAVAILABLE)
+  })
+  answerMalformedRequests(server)
   const shutdown = (signal: string) => {
     console.log(`${label}${signal}: closing, finishing requests in flight`)
     server.close(() => process.exit(0))
@@ -65,15 +74,41 @@ async function serve(label: string): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'))
 }
 
+/** The exit code of a process whose port is taken or not allowed: the primary stops instead of restarting it. */
+const PORT_UNAVAILABLE = 78
+
+function portTaken(code: string | undefined): string {
+  return code === 'EACCES'
+    ? `cannot listen on ${host}:${port}: permission denied; choose another port with PORT=8081 npm start`
+    : `port ${port} on ${host} is already in use; stop the other server or choose another port with PORT=8081 npm start`
+}
+
 /** The cluster primary: check the rules and the keys once, then fork and watch the workers. */
 async function primary(): Promise<void> {
   load()
   await openKeys()
+  // The port is tried once here, before any worker: a taken port is one line and an exit, not a
+  // worker dying and being restarted.
+  const probe = createServer()
+  await new Promise<void>((resolve) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      console.error(portTaken(error.code))
+      process.exit(1)
+    })
+    probe.listen(port, host, () => probe.close(() => resolve()))
+  })
   let stopping = false
   let restarts = 0
   const fork = () => cluster.fork()
   for (let i = 0; i < workers; i++) fork()
   cluster.on('exit', (worker, code, signal) => {
+    if (code === PORT_UNAVAILABLE) {
+      // Taken between the probe and the workers' listen: say so once, stop the others, and exit.
+      stopping = true
+      console.error(portTaken('EADDRINUSE'))
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL')
+      process.exit(1)
+    }
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
       return

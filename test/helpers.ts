@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
 import { createApp, type AppOptions } from '../server/app.js'
+import { answerMalformedRequests } from '../server/errors.js'
 import { KeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
@@ -74,6 +75,7 @@ export async function startServiceWith(options: Partial<AppOptions>): Promise<Se
   const keys = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { key } = await keys.issue('test')
   const server = createApp({ catalog: catalog(), keys, ...options }).listen(0, '127.0.0.1')
+  answerMalformedRequests(server)
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {

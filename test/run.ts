@@ -24,7 +24,7 @@ const walk = (d: string) => {
 walk(here)
 
 /** Files that start servers, browsers or child processes and take seconds each. */
-const SLOW = /(server\/(docs|cluster|mcp)|tools\/replay|golden)\.test\.js$/
+const SLOW = /(server\/(docs|cluster|mcp|port)|tools\/replay|golden)\.test\.js$/
 const slow = files.filter((f) => SLOW.test(relative(here, f)))
 const rest = files.filter((f) => !SLOW.test(relative(here, f)))
 

@@ -65,4 +65,15 @@ test('a body over the limit is a 413 that states the limit', async () => {
   assert.match(r.json.error.message, /\(64 KiB\)/)
 })
 
+test('a header block over 16 KiB gets a 431 with the JSON error body', async () => {
+  const res = await fetch(service.url + '/estate/calculate-state-tax', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': service.key, 'x-padding': 'x'.repeat(20_000) },
+    body: '{}',
+  })
+  assert.is(res.status, 431)
+  const json = (await res.json()) as { error: { code: string } }
+  assert.is(json.error.code, 'request_header_fields_too_large')
+})
+
 test.run()
