@@ -53,6 +53,8 @@ export interface Publication {
   execution?: 'in_process' | 'worker'
   /** The manifest file, for messages. */
   file: string
+  /** A realistic request body, for OpenAPI and the docs page. */
+  example?: Record<string, unknown>
 }
 
 /** One endpoint manifest, loaded: what the engine answers by and how it is published. */

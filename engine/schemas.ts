@@ -390,6 +390,7 @@ export const endpointSchema = {
       description: 'worker: answered on worker threads, off the event loop (an optimizer that evaluates hundreds of times); in_process (the default): on the request\'s own thread.',
     },
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "The currency of the endpoint's amounts (a code of rules/service.yaml `currencies`); default: the service's default_currency." },
+    example: { type: 'object', description: "A realistic request body: published in OpenAPI (the docs page's Try it out sends it); a test expects it to answer 200." },
     request: { type: 'object' },
     response: {
       type: 'object',

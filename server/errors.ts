@@ -76,8 +76,8 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
       ctx.body = body(error.code, error.message, error.details)
     } else if (e.status === 413 || e.type === 'entity.too.large') {
       ctx.status = 413
-      const limit = typeof ctx.state.bodyLimit === 'string' ? ` (${ctx.state.bodyLimit})` : ''
-      ctx.body = body('payload_too_large', `the request body is larger than the service accepts${limit}`, [{ field: 'body', message: `larger than${limit || ' the limit'}` }])
+      const limit = typeof ctx.state.bodyLimit === 'string' ? ctx.state.bodyLimit : 'the limit'
+      ctx.body = body('payload_too_large', `the request body is larger than the service accepts (${limit})`, [{ field: 'body', message: `larger than ${limit}` }])
     } else if (e.status === 400 || e.type === 'entity.parse.failed') {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])

@@ -10,7 +10,11 @@ type Schema = Record<string, unknown>
 
 const json = (schema: Schema) => ({ 'application/json': { schema } })
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const errorResponse = (description: string) => ({ description, content: json(ref('Error')) })
+/** An error response, its example carrying its own code (what a client generator and the docs page show). */
+const errorResponse = (description: string, code: string, message: string, details: { field: string; message: string }[] = []) => ({
+  description,
+  content: { 'application/json': { schema: ref('Error'), example: { error: { code, message, details } } } },
+})
 
 /** The first segment of the rule set's id groups operations on the docs page (`estate`, `estate_planning`). */
 const tagOf = (endpoint: Endpoint) => endpoint.rule_set.split('.')[0]!
@@ -35,7 +39,10 @@ function operation(endpoint: Endpoint, operationId: string, primary: boolean, ot
         schema: { type: 'string', enum: ['true', 'false'] },
       },
     ],
-    requestBody: { required: true, content: json(ref(`${endpoint.operation_id}_request`)) },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: ref(`${endpoint.operation_id}_request`), ...(endpoint.example ? { example: endpoint.example } : {}) } },
+    },
     responses: {
       '200': { description: 'The answer, in the envelope.', content: json(ref(`${endpoint.operation_id}_response`)) },
       '400': { $ref: '#/components/responses/BadRequest' },
@@ -129,10 +136,15 @@ export function openApiDocument(catalog: Catalog): Schema {
       },
       schemas,
       responses: {
-        BadRequest: errorResponse('validation_error or unsupported_parameter: the details name each field at fault; work_limit_exceeded: the request asks for more work than one request may do (ask for less: a coarser grid, fewer years).'),
-        Unauthorized: errorResponse('unauthorized: the x-api-key header is missing, malformed, unknown, revoked or wrong (one answer for all).'),
-        PayloadTooLarge: errorResponse('payload_too_large: the body is over 64 KiB.'),
-        UnsupportedMediaType: errorResponse('unsupported_media_type: the body must be application/json.'),
+        BadRequest: errorResponse(
+          'validation_error or unsupported_parameter: the details name each field at fault; work_limit_exceeded: the request asks for more work than one request may do (ask for less: a coarser grid, fewer years).',
+          'validation_error',
+          'gross_estate is required',
+          [{ field: 'gross_estate', message: 'is required' }],
+        ),
+        Unauthorized: errorResponse('unauthorized: the x-api-key header is missing, malformed, unknown, revoked or wrong (one answer for all).', 'unauthorized', 'a valid API key is required in the x-api-key header (<keyId>.<secret>)'),
+        PayloadTooLarge: errorResponse('payload_too_large: the body is over 64 KiB.', 'payload_too_large', 'the request body is larger than the service accepts (64 KiB)', [{ field: 'body', message: 'larger than 64 KiB' }]),
+        UnsupportedMediaType: errorResponse('unsupported_media_type: the body must be application/json.', 'unsupported_media_type', 'the request body must be application/json'),
       },
     },
   }
