@@ -157,3 +157,45 @@ export function formatMixed(rows: MixedRow[], options: LoadOptions): string {
   }
   return lines.join('\n')
 }
+
+export interface AuthRow {
+  alone: Measured
+  beside: Measured
+  flood: Measured
+  /** Authenticated req/s beside the flood ÷ alone (target: at least 0.9). */
+  ratio: number
+  holds: boolean
+}
+
+/**
+ * Authenticated state requests alone, then beside a flood of requests with well-formed but wrong
+ * keys (20 connections), one process. The failed-auth limit is off for this run
+ * (AUTH_FAILURES_PER_MINUTE=0): every client here is 127.0.0.1, and what is measured is what a
+ * refused key costs the server, not the limit.
+ */
+export async function authBench(options: LoadOptions = defaultLoadOptions(), log: (line: string) => void = () => {}): Promise<AuthRow> {
+  const state = BENCH_REQUESTS.find((r) => r.path === '/estate/calculate-state-tax')!
+  const service = await startService(1, [], false, { AUTH_FAILURES_PER_MINUTE: '0', EVALUATION_THREADS: '0' })
+  try {
+    const body = JSON.stringify(state.body)
+    log('  auth: authenticated requests alone…')
+    const alone = await drive(service.url + state.path, body, { 'x-api-key': service.key }, options.seconds, options.connections)
+    log('  auth: authenticated requests beside a bad-key flood…')
+    const [beside, flood] = await Promise.all([
+      drive(service.url + state.path, body, { 'x-api-key': service.key }, options.seconds, options.connections),
+      drive(service.url + state.path, body, { 'x-api-key': `kNoSuchKey.${'A'.repeat(43)}` }, options.seconds, 20),
+    ])
+    const ratio = beside.rps / alone.rps
+    return { alone, beside, flood, ratio, holds: ratio >= 0.9 }
+  } finally {
+    await service.stop()
+  }
+}
+
+export function formatAuth(row: AuthRow): string {
+  return [
+    'Authentication: state requests with a good key alone, then beside a flood of wrong keys (20 connections); one process',
+    `alone ${num(row.alone.rps)} req/s (p99 ${row.alone.p99} ms); beside the flood ${num(row.beside.rps)} req/s (p99 ${row.beside.p99} ms); ` +
+      `the flood got ${num(row.flood.rps)} answers/s (all 401); ratio ${num(row.ratio * 100)}% (target ≥ 90%: ${row.holds ? 'holds' : 'MISSED'})`,
+  ].join('\n')
+}

@@ -10,12 +10,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT } from '../engine/project/paths.js'
-import { defaultLoadOptions, formatLoad, formatMixed, loadBench, mixedBench, type LoadRow, type MixedRow } from './load.js'
+import { authBench, defaultLoadOptions, formatAuth, formatLoad, formatMixed, loadBench, mixedBench, type AuthRow, type LoadRow, type MixedRow } from './load.js'
 import { formatMicro, microBench, type MicroReport } from './micro.js'
 
 let micro: MicroReport | undefined
 let load: LoadRow[] | undefined
 let mixed: MixedRow[] | undefined
+let auth: AuthRow | undefined
 
 if (process.env.BENCH_SKIP_MICRO !== '1') {
   micro = await microBench()
@@ -27,9 +28,11 @@ if (process.env.BENCH_SKIP_LOAD !== '1') {
   console.log(formatLoad(load, options))
   mixed = await mixedBench(options, (line) => console.error(line))
   console.log('\n' + formatMixed(mixed, options))
+  auth = await authBench(options, (line) => console.error(line))
+  console.log('\n' + formatAuth(auth))
 }
 
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
-writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify({ micro, load, mixed }, null, 2) + '\n')
-const missed = [...(micro?.rows ?? []).filter((r) => r.holds === false).map((r) => r.name), ...(load ?? []).filter((r) => r.holds === false).map((r) => r.name)]
+writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), JSON.stringify({ micro, load, mixed, auth }, null, 2) + '\n')
+const missed = [...(micro?.rows ?? []).filter((r) => r.holds === false).map((r) => r.name), ...(load ?? []).filter((r) => r.holds === false).map((r) => r.name), ...(auth && !auth.holds ? ['authenticated throughput beside a bad-key flood'] : [])]
 console.log(missed.length ? `\ntargets missed: ${missed.join('; ')}` : '\nevery target holds')

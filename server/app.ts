@@ -18,6 +18,7 @@ import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
 import type { KeyStore } from './keys.js'
 import { McpTools } from './mcp.js'
+import { FailedAuthLimit } from './auth-limit.js'
 import type { EvaluationPool } from './pool.js'
 import { openApiDocument } from './openapi.js'
 
@@ -26,18 +27,29 @@ export interface AppOptions {
   keys: KeyStore
   /** Worker threads for the endpoints whose manifest says `execution: worker`; without it, they run here. */
   pool?: EvaluationPool
+  /** Failed authentications a client address may make in a minute before it gets 429 (0: no limit). */
+  authFailuresPerMinute?: number
   /** Largest accepted body, e.g. "64kb". */
   bodyLimit?: string
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = '64kb' }: AppOptions): Koa {
+export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60 }: AppOptions): Koa {
   const app = new Koa()
   app.silent = true
   const router = new Router()
 
+  const limit = new FailedAuthLimit(authFailuresPerMinute)
   const authenticate = async (ctx: Context, next: Next) => {
+    const wait = limit.retryAfter(ctx.ip)
+    if (wait > 0) {
+      ctx.set('Retry-After', String(wait))
+      throw new HttpError(429, 'too_many_requests', `too many failed authentications from this address; try again in ${wait} s`)
+    }
     const header = ctx.get('x-api-key')
-    if (!(await keys.verify(header || undefined))) throw unauthorized()
+    if (!(await keys.verify(header || undefined))) {
+      limit.fail(ctx.ip)
+      throw unauthorized()
+    }
     await next()
   }
   const requireJson = async (ctx: Context, next: Next) => {

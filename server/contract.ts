@@ -16,6 +16,7 @@ const ERROR_CODES: ErrorCode[] = [
   'validation_error',
   'work_limit_exceeded',
   'request_header_fields_too_large',
+  'too_many_requests',
   'unsupported_parameter',
   'unauthorized',
   'not_found',

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'request_header_fields_too_large'
+  | 'too_many_requests'
   | 'unsupported_media_type'
   | 'internal_error'
 
@@ -25,7 +26,7 @@ export type ErrorCode =
 export class HttpError extends Error {
   override name = 'HttpError'
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 413 | 415,
+    readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 429,
     readonly code: ErrorCode,
     message: string,
     readonly details: FieldProblem[] = [],

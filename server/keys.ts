@@ -1,7 +1,13 @@
 /**
- * @module The API key store: a JSON file in the data folder holding, for each key, only a salted
- * scrypt hash of its secret. A key is `<keyId>.<secret>`; the secret is 256 random bits, shown once
- * when issued and never stored, so a stolen key file grants nothing.
+ * @module The API key store: a JSON file in the data folder holding, for each key, only a hash of its
+ * secret. A key is `<keyId>.<secret>`; the secret is 256 random bits, shown once when issued and
+ * never stored, so a stolen key file grants nothing.
+ *
+ * The hash is SHA-256: a secret of 256 random bits cannot be guessed, so a slow password hash buys
+ * nothing, and it made every refused request cost a full scrypt (a flood of bad keys starved the
+ * good ones). Keys issued before are stored with a salted scrypt hash; both formats are read, so an
+ * existing key file keeps working unchanged (an old key costs one scrypt per process, then it is
+ * remembered). A missing or malformed key is refused before any hashing at all.
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
@@ -14,7 +20,9 @@ function scrypt(secret: string, salt: Buffer, length: number, options: ScryptOpt
 export interface KeyRecord {
   id: string
   label: string
-  salt: string
+  /** `sha256`, or absent for a key issued before, hashed with scrypt and `salt`. */
+  algorithm?: 'sha256'
+  salt?: string
   hash: string
   created_at: string
   revoked_at?: string
@@ -35,13 +43,18 @@ export function parseKey(header: string | undefined): { id: string; secret: stri
   return KEY_ID.test(id) && SECRET.test(secret) ? { id, secret } : undefined
 }
 
+function sha256(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest()
+}
+
 export class KeyStore {
   private records: KeyRecord[] = []
   private mtimeMs = -1
   private checkedAt = 0
-  /** Keys verified since the file last changed: id → SHA-256 of the secret, to skip scrypt. */
+  /** Old (scrypt) keys verified since the file last changed: id → SHA-256 of the secret. */
   private verified = new Map<string, Buffer>()
-  private readonly dummySalt = randomBytes(16)
+  /** How many secrets this store has hashed: what a test counts to show a bad header costs nothing. */
+  hashes = 0
 
   constructor(readonly file: string) {
     this.reload()
@@ -70,9 +83,9 @@ export class KeyStore {
     this.reload()
   }
 
-  list(): Omit<KeyRecord, 'salt' | 'hash'>[] {
+  list(): Omit<KeyRecord, 'salt' | 'hash' | 'algorithm'>[] {
     this.reload()
-    return this.records.map(({ salt: _s, hash: _h, ...rest }) => rest)
+    return this.records.map(({ salt: _s, hash: _h, algorithm: _a, ...rest }) => rest)
   }
 
   get size(): number {
@@ -84,9 +97,7 @@ export class KeyStore {
     this.reload()
     const id = `k${randomBytes(9).toString('base64url')}`
     const secret = randomBytes(32).toString('base64url')
-    const salt = randomBytes(16)
-    const hash = await scrypt(secret, salt, HASH_BYTES, SCRYPT)
-    this.records.push({ id, label, salt: salt.toString('base64'), hash: hash.toString('base64'), created_at: new Date().toISOString() })
+    this.records.push({ id, label, algorithm: 'sha256', hash: sha256(secret).toString('base64'), created_at: new Date().toISOString() })
     this.save()
     return { id, key: `${id}.${secret}` }
   }
@@ -100,19 +111,29 @@ export class KeyStore {
     return true
   }
 
-  /** Whether `header` is a live key. Unknown, revoked and wrong keys cost the same scrypt. */
+  /**
+   * Whether `header` is a live key. A missing or malformed header is refused at once; an unknown,
+   * revoked or wrong key costs one SHA-256 and a constant-time comparison, as a good one does.
+   */
   async verify(header: string | undefined): Promise<boolean> {
-    this.refresh()
     const parsed = parseKey(header)
-    const digest = createHash('sha256').update(parsed?.secret ?? '').digest()
-    const record = parsed ? this.records.find((r) => r.id === parsed.id) : undefined
-    const cached = record && !record.revoked_at ? this.verified.get(record.id) : undefined
+    if (!parsed) return false
+    this.refresh()
+    this.hashes++
+    const digest = sha256(parsed.secret)
+    const record = this.records.find((r) => r.id === parsed.id)
+    if (!record || record.revoked_at) {
+      // Compare anyway, so an unknown id takes the time a known one does.
+      timingSafeEqual(digest, Buffer.alloc(HASH_BYTES))
+      return false
+    }
+    if (record.algorithm === 'sha256') return timingSafeEqual(digest, Buffer.from(record.hash, 'base64'))
+    // A key issued before: scrypt once per process, then its SHA-256 is remembered.
+    const cached = this.verified.get(record.id)
     if (cached) return timingSafeEqual(cached, digest)
-    const salt = record ? Buffer.from(record.salt, 'base64') : this.dummySalt
-    const expected = record ? Buffer.from(record.hash, 'base64') : Buffer.alloc(HASH_BYTES)
-    const actual = await scrypt(parsed?.secret ?? 'no-secret-given', salt, HASH_BYTES, SCRYPT)
-    const ok = timingSafeEqual(actual, expected) && !!record && !record.revoked_at
-    if (ok) this.verified.set(record!.id, digest)
+    const actual = await scrypt(parsed.secret, Buffer.from(record.salt ?? '', 'base64'), HASH_BYTES, SCRYPT)
+    const ok = timingSafeEqual(actual, Buffer.from(record.hash, 'base64'))
+    if (ok) this.verified.set(record.id, digest)
     return ok
   }
 }

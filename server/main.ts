@@ -30,6 +30,13 @@ if (!Number.isInteger(workers) || workers < 1) {
 
 const load = loadCatalogOrExit
 
+/** Failed authentications an address may make a minute before 429: AUTH_FAILURES_PER_MINUTE, else 60; 0 for none. */
+const authFailuresPerMinute = Number(process.env.AUTH_FAILURES_PER_MINUTE ?? 60)
+if (!Number.isInteger(authFailuresPerMinute) || authFailuresPerMinute < 0) {
+  console.error(`AUTH_FAILURES_PER_MINUTE must be a whole number of at least 0, got ${process.env.AUTH_FAILURES_PER_MINUTE}`)
+  process.exit(1)
+}
+
 /** Threads per process for the heavy endpoints: EVALUATION_THREADS, else one; 0 answers them in-process. */
 const evaluationThreads = Number(process.env.EVALUATION_THREADS ?? 1)
 if (!Number.isInteger(evaluationThreads) || evaluationThreads < 0) {
@@ -54,7 +61,7 @@ async function serve(label: string): Promise<void> {
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
     ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
     : undefined
-  const server = createApp({ catalog, keys, pool }).listen(port, host, () => {
+  const server = createApp({ catalog, keys, pool, authFailuresPerMinute }).listen(port, host, () => {
     console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
   })
   server.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,6 @@
-// The key store: keys are shown once, stored only as salted hashes, and revocable.
-import { mkdtempSync, readFileSync } from 'node:fs'
+// The key store: keys are shown once, stored only as hashes (SHA-256; older ones scrypt), and revocable.
+import { randomBytes, scryptSync } from 'node:crypto'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -36,6 +37,32 @@ test('parseKey refuses keys without a dot or with odd characters', () => {
   assert.is(parseKey('a.b'), undefined)
   assert.is(parseKey('kabc.def ghi jklmnopqrstuv'), undefined)
   assert.equal(parseKey('kabcd.0123456789abcdefXYZ'), { id: 'kabcd', secret: '0123456789abcdefXYZ' })
+})
+
+test('a missing or malformed key is refused without hashing anything', async () => {
+  const store = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  await store.issue('t')
+  const before = store.hashes
+  for (const header of [undefined, '', 'no-dot', 'k.short', '.'.repeat(40)]) assert.not.ok(await store.verify(header))
+  assert.is(store.hashes, before)
+  assert.not.ok(await store.verify(`kAbCdEf.${'A'.repeat(43)}`))
+  assert.is(store.hashes, before + 1, 'a well-formed key costs one SHA-256')
+})
+
+test('a new key is stored as SHA-256; a key stored with scrypt before still verifies', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'keys-'))
+  const file = join(dir, 'keys.json')
+  const secret = randomBytes(32).toString('base64url')
+  const salt = randomBytes(16)
+  const hash = scryptSync(secret, salt, 32, { N: 16384, r: 8, p: 1 })
+  writeFileSync(file, JSON.stringify({ keys: [{ id: 'kLegacy01', label: 'old', salt: salt.toString('base64'), hash: hash.toString('base64'), created_at: '2026-01-01T00:00:00.000Z' }] }))
+  const store = new KeyStore(file)
+  assert.ok(await store.verify(`kLegacy01.${secret}`))
+  assert.not.ok(await store.verify(`kLegacy01.${'B'.repeat(43)}`))
+  await store.issue('new')
+  const records = (JSON.parse(readFileSync(file, 'utf8')) as { keys: { algorithm?: string; salt?: string }[] }).keys
+  assert.equal(records.map((r) => r.algorithm ?? 'scrypt'), ['scrypt', 'sha256'])
+  assert.is(records[1]!.salt, undefined)
 })
 
 test.run()
