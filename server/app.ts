@@ -39,6 +39,18 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   const router = new Router()
 
   const limit = new FailedAuthLimit(authFailuresPerMinute)
+  // The paths that need a key, answered for a surely bad key before the router, the error handler or
+  // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each.
+  const guarded = new Set([...catalog.endpoints.flatMap((e) => e.paths), '/mcp'])
+  const UNAUTHORIZED = JSON.stringify({ error: { code: 'unauthorized', message: unauthorized().message, details: [] } })
+  const refuseBadKeys = async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'POST' || !guarded.has(ctx.path) || limit.retryAfter(ctx.ip) > 0) return next()
+    if (!keys.surelyInvalid(ctx.get('x-api-key') || undefined)) return next()
+    limit.fail(ctx.ip)
+    ctx.status = 401
+    ctx.type = 'application/json'
+    ctx.body = UNAUTHORIZED
+  }
   const authenticate = async (ctx: Context, next: Next) => {
     const wait = limit.retryAfter(ctx.ip)
     if (wait > 0) {
@@ -136,6 +148,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     ctx.state.bodyLimit = limitText
     await next()
   })
+  app.use(refuseBadKeys)
   app.use(errors)
   app.use(router.routes())
   // 405 (or 501 for a method the router does not know) with the Allow header; errors.ts adds the body.

@@ -112,6 +112,24 @@ export class KeyStore {
   }
 
   /**
+   * Whether `header` is surely not a live key, decided without waiting: missing, malformed, an
+   * unknown or revoked id, or a SHA-256 that does not match. An old (scrypt) key not yet verified in
+   * this process is not decided here (false): `verify` decides it.
+   */
+  surelyInvalid(header: string | undefined): boolean {
+    const parsed = parseKey(header)
+    if (!parsed) return true
+    this.refresh()
+    const record = this.records.find((r) => r.id === parsed.id)
+    if (!record || record.revoked_at) return true
+    if (record.algorithm !== 'sha256' && !this.verified.has(record.id)) return false
+    this.hashes++
+    const digest = sha256(parsed.secret)
+    const expected = record.algorithm === 'sha256' ? Buffer.from(record.hash, 'base64') : this.verified.get(record.id)!
+    return !timingSafeEqual(digest, expected)
+  }
+
+  /**
    * Whether `header` is a live key. A missing or malformed header is refused at once; an unknown,
    * revoked or wrong key costs one SHA-256 and a constant-time comparison, as a good one does.
    */

@@ -65,4 +65,15 @@ test('a new key is stored as SHA-256; a key stored with scrypt before still veri
   assert.is(records[1]!.salt, undefined)
 })
 
+test('surelyInvalid decides a bad key without waiting, and leaves an old key not yet verified to verify()', async () => {
+  const store = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const { id, key } = await store.issue('t')
+  assert.ok(store.surelyInvalid(undefined))
+  assert.ok(store.surelyInvalid(`${id}.${'A'.repeat(43)}`))
+  assert.ok(store.surelyInvalid(`kNoSuchKey.${key.split('.')[1]}`))
+  assert.not.ok(store.surelyInvalid(key))
+  store.revoke(id)
+  assert.ok(store.surelyInvalid(key))
+})
+
 test.run()
