@@ -11,7 +11,7 @@ export interface GoldenCase {
   name: string
   source: string
   input: unknown
-  expect?: { result?: unknown; citations_include?: string[] }
+  expect?: { result?: unknown; citations_include?: string[]; notes_include?: string[] }
   expect_error?: { status: number; code?: string; field?: string }
 }
 
@@ -101,6 +101,12 @@ export function check(c: GoldenCase, outcome: Outcome): Mismatch[] {
   const out = compare(c.expect?.result ?? {}, outcome.envelope.result, 'result')
   for (const citation of c.expect?.citations_include ?? []) {
     if (!outcome.envelope.citations.includes(citation)) out.push({ path: 'citations', expected: citation, actual: outcome.envelope.citations })
+  }
+  // A note is prose: a case names a phrase it must contain, not the whole sentence.
+  const result = outcome.envelope.result as { notes?: unknown }
+  const notes = Array.isArray(result?.notes) ? result.notes.filter((n): n is string => typeof n === 'string') : []
+  for (const phrase of c.expect?.notes_include ?? []) {
+    if (!notes.some((n) => n.includes(phrase))) out.push({ path: 'result.notes', expected: phrase, actual: notes })
   }
   return out
 }
