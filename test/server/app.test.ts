@@ -76,7 +76,7 @@ const bad: [string, string, unknown, number, string, string][] = [
   ['a beneficiary without an amount', STATE, { ...ok, state: 'PA', beneficiaries: [{ relationship: 'child' }] }, 400, 'validation_error', 'beneficiaries[0].inheritance_amount'],
   ['deductions larger than the gross estate (state)', STATE, { ...ok, filing_status: 'married', marital_deduction_claimed: 8_000_000 }, 400, 'validation_error', 'gross_estate'],
   ['deductions larger than the gross estate (federal)', FEDERAL, { gross_estate: 100, state_of_domicile: 'NY', deductions: { debts_and_expenses: 101 } }, 400, 'validation_error', 'deductions'],
-  ['a marital deduction for a single decedent', STATE, { ...ok, marital_deduction_claimed: 1 }, 400, 'validation_error', 'marital_deduction_claimed'],
+  ['a marital deduction for a decedent sent as single', STATE, { ...ok, filing_status: 'single', marital_deduction_claimed: 1 }, 400, 'validation_error', 'marital_deduction_claimed'],
   ['a date of death outside tax_year', STATE, { ...ok, date_of_death: '2025-12-31' }, 400, 'validation_error', 'date_of_death'],
   ['an impossible date', STATE, { ...ok, date_of_death: '2026-02-30' }, 400, 'validation_error', 'date_of_death'],
   ['DSUE above the basic exclusion amount', FEDERAL, { gross_estate: 1, state_of_domicile: 'NY', dsue_amount: 15_000_001 }, 400, 'validation_error', 'dsue_amount'],
