@@ -75,13 +75,23 @@ export function requestSchema(written: Schema, inputs: Record<string, InputSpec>
  * `enum_from: <lookup id>` anywhere in a request or response schema becomes `enum:` the keys of that
  * one-key lookup as last in force (the 51 state codes from `estate.state.jurisdictions`): the list a
  * table already holds is not written again. Returns the schema and, for a name that is no such
- * table, the problem.
+ * table, the problem. `minimum_from` / `maximum_from: <parameter id>` likewise become `minimum` /
+ * `maximum`, the parameter's last value.
  */
 export function enumsFromTables(schema: unknown, table: (id: string) => TableEntry | undefined, problems: string[]): unknown {
   if (Array.isArray(schema)) return schema.map((s) => enumsFromTables(s, table, problems))
   if (!isSchema(schema)) return schema
   const out: Schema = {}
   for (const [k, v] of Object.entries(schema)) {
+    if (k === 'minimum_from' || k === 'maximum_from') {
+      // A bound the law fixes (the 20% yearly increase of a qualified annuity) is read from its
+      // parameter, as last in force, so the schema and the rule's check cannot drift apart.
+      const entry = typeof v === 'string' ? table(v) : undefined
+      const last = entry?.kind === 'parameter' ? entry.history[entry.history.length - 1]?.value : undefined
+      if (last === undefined || !isDec(last)) problems.push(`${k} names ${JSON.stringify(v)}, which is not a parameter with a numeric value`)
+      else out[k === 'minimum_from' ? 'minimum' : 'maximum'] = toNumber(last)
+      continue
+    }
     if (k !== 'enum_from') {
       out[k] = enumsFromTables(v, table, problems)
       continue

@@ -68,6 +68,19 @@ test('enum_from takes the keys of a one-key lookup; another table is a problem',
   assert.equal(problems, ['enum_from names "demo.nothing", which is not a lookup table with one key column'])
 })
 
+test('maximum_from and minimum_from take the last value of a parameter; another table is a problem', () => {
+  const limit = {
+    kind: 'parameter', id: 'demo.limit', name: 'limit', label: 'x', file: 'x', as_of: '2026-01-01', references: [], unit: '/1',
+    history: [{ from: '1990-01-01', references: [], value: new Dec(0.1) }, { from: '2000-01-01', references: [], value: new Dec(0.2) }],
+  } as unknown as TableEntry
+  const problems: string[] = []
+  const out = enumsFromTables({ minimum_from: 'demo.limit', maximum_from: 'demo.limit', description: 'd' }, (id) => (id === 'demo.limit' ? limit : undefined), problems)
+  assert.equal(out, { minimum: 0.2, maximum: 0.2, description: 'd' })
+  assert.equal(problems, [])
+  enumsFromTables({ maximum_from: 'demo.nothing' }, () => undefined, problems)
+  assert.equal(problems, ['maximum_from names "demo.nothing", which is not a parameter with a numeric value'])
+})
+
 test("a response schema takes its types from the rule set's result type, and closes its objects", () => {
   const output = { record: { tax: 'amount', region: 'text', years: { list: { record: { year: 'integer' } } }, section: { record: 'open' } } } as const
   const filled = responseSchema(
