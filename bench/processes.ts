@@ -42,6 +42,10 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out}`)
     await new Promise((r) => setTimeout(r, 20))
   }
+  // From here on stdout is the request log (a line per request): drained, not kept, so a long run
+  // neither grows this process's memory nor stalls the service on a full pipe.
+  child.stdout!.removeAllListeners('data')
+  child.stdout!.resume()
   return {
     url: `http://127.0.0.1:${port}`,
     key: /x-api-key: (\S+)/.exec(out)?.[1] ?? '',

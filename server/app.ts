@@ -6,8 +6,8 @@
  * then answer through the engine. Errors become the JSON error body in errors.ts.
  *
  * The same manifests give the public description routes (no key): GET /openapi.json, /docs and
- * /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and /healthz, /readyz and
- * /version for operators.
+ * /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and /healthz, /readyz,
+ * /version and /metrics for operators. Every request gets an id and a log line (observe.ts).
  */
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
@@ -16,7 +16,9 @@ import { answer, type Catalog, type Endpoint, type Envelope } from '../engine/in
 import { catalogDataAsOf, serviceVersion } from './contract.js'
 import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
-import type { KeyStore } from './keys.js'
+import { parseKey, type KeyStore } from './keys.js'
+import type { Logger } from 'pino'
+import { observe, type ServiceMetrics } from './observe.js'
 import { McpTools } from './mcp.js'
 import { FailedAuthLimit } from './auth-limit.js'
 import type { EvaluationPool } from './pool.js'
@@ -31,9 +33,15 @@ export interface AppOptions {
   authFailuresPerMinute?: number
   /** Largest accepted body, e.g. "64kb". */
   bodyLimit?: string
+  /** Where each request's log line goes (none: no request log). */
+  logger?: Logger
+  /** The metrics to count requests in; with `metricsText`, or alone, GET /metrics serves them. */
+  metrics?: ServiceMetrics
+  /** The text GET /metrics serves, where it is not this app's own registry (a cluster's, summed by the primary). */
+  metricsText?: () => Promise<string>
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60 }: AppOptions): Koa {
+export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, logger, metrics, metricsText }: AppOptions): Koa {
   const app = new Koa()
   app.silent = true
   const router = new Router()
@@ -41,11 +49,12 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   const limit = new FailedAuthLimit(authFailuresPerMinute)
   // The paths that need a key, answered for a surely bad key before the router, the error handler or
   // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each.
-  const guarded = new Set([...catalog.endpoints.flatMap((e) => e.paths), '/mcp'])
+  const guarded = new Map<string, string>([...catalog.endpoints.flatMap((e) => e.paths.map((p) => [p, e.operation_id] as const)), ['/mcp', 'mcp']])
   const UNAUTHORIZED = JSON.stringify({ error: { code: 'unauthorized', message: unauthorized().message, details: [] } })
   const refuseBadKeys = async (ctx: Context, next: Next) => {
     if (ctx.method !== 'POST' || !guarded.has(ctx.path) || limit.retryAfter(ctx.ip) > 0) return next()
     if (!keys.surelyInvalid(ctx.get('x-api-key') || undefined)) return next()
+    ctx.state.operationId = guarded.get(ctx.path)
     limit.fail(ctx.ip)
     ctx.status = 401
     ctx.type = 'application/json'
@@ -62,6 +71,8 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
       limit.fail(ctx.ip)
       throw unauthorized()
     }
+    // The key's id, for the request log; the secret is never kept.
+    ctx.state.keyId = parseKey(header)?.id
     await next()
   }
   const requireJson = async (ctx: Context, next: Next) => {
@@ -86,17 +97,29 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   const respond = (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> =>
     pool && endpoint.execution === 'worker' ? pool.answer(endpoint.operation_id, body, explain) : answer(catalog, endpoint, body, { explain })
   const handler = (endpoint: Endpoint) => async (ctx: Context) => {
+    ctx.state.operationId = endpoint.operation_id
     const asked = ctx.query.explain
     if (asked !== undefined && asked !== 'true' && asked !== 'false') {
       throw new HttpError(400, 'validation_error', `explain must be true or false, got ${JSON.stringify(asked)}`, [{ field: 'explain', message: 'must be true or false' }])
     }
     const explain = asked === 'true'
-    ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
+    const started = process.hrtime.bigint()
+    try {
+      ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
+    } finally {
+      metrics?.evaluation.observe({ operation: endpoint.operation_id }, Number(process.hrtime.bigint() - started) / 1e9)
+    }
     ctx.type = 'application/json'
   }
 
+  // The operation id is known from the route, before the key is checked, so a refused request is
+  // logged and counted under the operation it was sent to.
+  const named = (operation: string) => async (ctx: Context, next: Next) => {
+    ctx.state.operationId = operation
+    await next()
+  }
   for (const endpoint of catalog.endpoints) {
-    for (const path of endpoint.paths) router.post(path, authenticate, requireJson, parse, requireBody, handler(endpoint))
+    for (const path of endpoint.paths) router.post(path, named(endpoint.operation_id), authenticate, requireJson, parse, requireBody, handler(endpoint))
   }
   // Each endpoint's request JSON Schema, as its manifest declares it; public, like a documentation page.
   const schemas = new Map(catalog.endpoints.map((e) => [e.operation_id, { $schema: 'https://json-schema.org/draft/2020-12/schema', title: e.summary, ...e.request }]))
@@ -114,7 +137,17 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   docsRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
-  router.post('/mcp', authenticate, requireJson, parse, requireBody, (ctx) => mcp.handleHttp(ctx))
+  router.post('/mcp', named('mcp'), authenticate, requireJson, parse, requireBody, (ctx) => mcp.handleHttp(ctx))
+
+  // Prometheus metrics, for the operator's scraper: served only where the app was given metrics
+  // (main.ts gives them unless METRICS=off).
+  if (metrics || metricsText) {
+    router.get('/metrics', async (ctx) => {
+      ctx.state.operationId = 'metrics'
+      ctx.body = metricsText ? await metricsText() : await metrics!.registry.metrics()
+      ctx.type = metrics?.registry.contentType ?? 'text/plain; version=0.0.4; charset=utf-8'
+    })
+  }
 
   // The service's front door: where to read about it, for a person or a client who arrives at /.
   router.get('/', (ctx) => {
@@ -143,6 +176,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   // What the error handler names in its messages: the served paths (a 404's suggestions), the body limit (a 413's).
   const served = catalog.endpoints.flatMap((e) => e.paths)
   const limitText = bodyLimit.replace(/^(\d+)kb$/i, '$1 KiB').replace(/^(\d+)mb$/i, '$1 MiB')
+  app.use(observe(logger, metrics))
   app.use(async (ctx, next) => {
     ctx.state.paths = served
     ctx.state.bodyLimit = limitText

@@ -7,7 +7,9 @@
  *
  * Environment: PORT (8080), HOST (127.0.0.1), WORKERS (the number of cores), DATA_DIR (./data, holds
  * keys.json), RULES_DIR and TABLES_DIR (./rules, ./tables), EVALUATION_THREADS (1: threads per process
- * for the endpoints that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml).
+ * for the endpoints that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml),
+ * LOG_LEVEL (info; silent for none: one JSON line per request on stdout), METRICS (on; off closes
+ * GET /metrics).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
@@ -19,6 +21,10 @@ import { createApp } from './app.js'
 import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
 import { KeyStore } from './keys.js'
+import { pino } from 'pino'
+import { register as processRegistry } from 'prom-client'
+import { ServiceMetrics } from './observe.js'
+import { askPrimaryForMetrics, answerMetricsRequests, offerWorkerMetrics } from './cluster-metrics.js'
 
 const port = Number(process.env.PORT ?? 8080)
 const host = process.env.HOST ?? '127.0.0.1'
@@ -29,6 +35,19 @@ if (!Number.isInteger(workers) || workers < 1) {
 }
 
 const load = loadCatalogOrExit
+
+/** METRICS=off closes GET /metrics; anything else but on is a mistake said at start. */
+const metricsSetting = process.env.METRICS ?? 'on'
+if (metricsSetting !== 'on' && metricsSetting !== 'off') {
+  console.error(`METRICS must be on or off, got ${metricsSetting}`)
+  process.exit(1)
+}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const logLevel = process.env.LOG_LEVEL ?? 'info'
+if (!LOG_LEVELS.includes(logLevel)) {
+  console.error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`)
+  process.exit(1)
+}
 
 /** Failed authentications an address may make a minute before 429: AUTH_FAILURES_PER_MINUTE, else 60; 0 for none. */
 const authFailuresPerMinute = Number(process.env.AUTH_FAILURES_PER_MINUTE ?? 60)
@@ -61,7 +80,14 @@ async function serve(label: string): Promise<void> {
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
     ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
     : undefined
-  const server = createApp({ catalog, keys, pool, authFailuresPerMinute }).listen(port, host, () => {
+  // One JSON line per request on stdout, written asynchronously (flushed at exit).
+  const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false, minLength: 4096 }))
+  // In a cluster every worker counts in the process registry and GET /metrics, whichever worker
+  // answers it, serves the sum over the workers that the primary collects.
+  const metrics = metricsSetting === 'off' ? undefined : cluster.isWorker ? new ServiceMetrics(processRegistry) : new ServiceMetrics()
+  const metricsText = metrics && cluster.isWorker ? askPrimaryForMetrics : undefined
+  if (metricsText) offerWorkerMetrics()
+  const server = createApp({ catalog, keys, pool, authFailuresPerMinute, logger, metrics, metricsText }).listen(port, host, () => {
     console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
   })
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -73,7 +99,10 @@ async function serve(label: string): Promise<void> {
   answerMalformedRequests(server)
   const shutdown = (signal: string) => {
     console.log(`${label}${signal}: closing, finishing requests in flight`)
-    server.close(() => process.exit(0))
+    server.close(() => {
+      logger.flush()
+      process.exit(0)
+    })
     server.closeIdleConnections()
     setTimeout(() => process.exit(0), 10_000).unref()
   }
@@ -104,6 +133,7 @@ async function primary(): Promise<void> {
     })
     probe.listen(port, host, () => probe.close(() => resolve()))
   })
+  if (metricsSetting === 'on') answerMetricsRequests()
   let stopping = false
   let restarts = 0
   const fork = () => cluster.fork()

@@ -1,0 +1,88 @@
+/**
+ * @module What an operator sees of each request: one structured log line (pino) and the Prometheus
+ * metrics (prom-client), both from the first middleware, so every answer is counted and logged,
+ * a 401 from the bad-key guard and a 404 included.
+ *
+ * A request carries an id: the caller's `x-request-id` when it is well-formed (an id from a proxy or
+ * a client's own trace), else a new UUID; it is echoed in the `x-request-id` response header and
+ * written in the log line, so a caller's report can be found in the logs. The log line holds the
+ * request id, the operation id, the method and path, the status, the duration and the key id; never
+ * the key's secret, another header, or the body. Requests refused for their key are logged at debug
+ * level only (they are counted in the metrics).
+ */
+import { randomUUID } from 'node:crypto'
+import type { Context, Next } from 'koa'
+import type { Logger } from 'pino'
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+/** A caller's request id is kept when it is 1 to 128 of these characters; anything else is replaced. */
+const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
+
+/** The metrics of one app, in their own registry (the process metrics too, where asked for). */
+export class ServiceMetrics {
+  readonly registry: Registry
+  readonly requests: Counter<'operation' | 'status'>
+  readonly duration: Histogram<'operation' | 'status'>
+  readonly evaluation: Histogram<'operation'>
+  readonly keyFailures: Counter<'reason'>
+
+  constructor(registry = new Registry(), { processMetrics = true }: { processMetrics?: boolean } = {}) {
+    this.registry = registry
+    if (processMetrics) collectDefaultMetrics({ register: registry })
+    this.requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by operation id and status', labelNames: ['operation', 'status'], registers: [registry] })
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to its answer, by operation id and status',
+      labelNames: ['operation', 'status'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    })
+    this.evaluation = new Histogram({
+      name: 'engine_evaluation_seconds',
+      help: 'Time the engine took to answer a calculation (on the evaluation pool where the endpoint runs there), by operation id',
+      labelNames: ['operation'],
+      buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
+      registers: [registry],
+    })
+    this.keyFailures = new Counter({ name: 'api_key_failures_total', help: 'Requests refused for their API key: 401 (missing, malformed or wrong) or 429 (too many failures from the address)', labelNames: ['reason'], registers: [registry] })
+  }
+}
+
+/** What the log and the metrics name a request by: its endpoint's operation id, or the route's role. */
+function operationOf(ctx: Context): string {
+  if (typeof ctx.state.operationId === 'string') return ctx.state.operationId
+  // Not an endpoint: a public route or no route at all; the path itself would make unbounded labels.
+  return ctx.status === 404 ? 'not_found' : ctx.method === 'GET' ? `GET ${ctx.path.split('/')[1] || '/'}` : 'other'
+}
+
+/**
+ * The first middleware: gives the request its id, then, once the answer is ready (whatever answered
+ * it), logs one line and counts it.
+ */
+export function observe(logger: Logger | undefined, metrics: ServiceMetrics | undefined) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const started = process.hrtime.bigint()
+    const given = ctx.get('x-request-id')
+    const id = REQUEST_ID.test(given) ? given : randomUUID()
+    ctx.state.requestId = id
+    ctx.set('x-request-id', id)
+    try {
+      await next()
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9
+      const operation = operationOf(ctx)
+      const status = ctx.status
+      if (metrics) {
+        metrics.requests.inc({ operation, status })
+        metrics.duration.observe({ operation, status }, seconds)
+        if (status === 401 || status === 429) metrics.keyFailures.inc({ reason: String(status) })
+      }
+      // A refused key (401, 429) is counted above but logged only at debug: a flood of bad keys must
+      // not become a flood of log lines, which would cost the good requests and the log store alike.
+      const refused = status === 401 || status === 429
+      if (logger && (!refused || logger.isLevelEnabled('debug'))) {
+        logger[refused ? 'debug' : 'info']({ request_id: id, operation, method: ctx.method, path: ctx.path, status, duration_ms: Math.round(seconds * 1e6) / 1e3, key_id: ctx.state.keyId }, 'request')
+      }
+    }
+  }
+}
