@@ -1,0 +1,51 @@
+# syntax=docker/dockerfile:1
+# The service as one process per container (WORKERS=1): scale with containers (deploy/kubernetes has
+# a horizontal autoscaler), keep the key store in PostgreSQL (DATABASE_URL) once there is more than one.
+
+# Compile the TypeScript and check every rule file: an image is never built with a rule problem.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 (the data sets' store) compiles its native module from source.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY engine engine
+COPY server server
+COPY tools tools
+COPY test test
+COPY bench bench
+COPY rules rules
+COPY tables tables
+RUN npm run build --silent && node dist/tools/check-rules.js
+
+# The runtime dependencies alone, built for the same platform.
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    WORKERS=1 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules node_modules
+COPY package.json package-lock.json ./
+COPY --from=build /app/dist/engine dist/engine
+COPY --from=build /app/dist/server dist/server
+COPY --from=build /app/dist/tools dist/tools
+COPY rules rules
+COPY tables tables
+# The file key store (used when DATABASE_URL is not set) lives in /data: mount a volume there.
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 8080
+CMD ["node", "dist/server/main.js"]
