@@ -91,9 +91,10 @@ export function compileRequest(
   raw.request = enumsFromTables(requestSchema(raw.request, rs.inputs), table, enumProblems) as Record<string, unknown>
   raw.response = enumsFromTables(responseSchema(raw.response, rs.outputType), table, enumProblems) as Record<string, unknown>
   for (const p of enumProblems) problems.push(source.problem(['request'], p))
+  raw.request = published(raw.request, raw.normalize ?? {}, raw.years)
   let validate: ValidateFunction
   try {
-    validate = requestAjv.compile(raw.request)
+    validate = requestAjv.compile(checked(raw.request, raw.years))
   } catch (error) {
     problems.push(source.problem(['request'], `request schema: ${(error as Error).message}`))
     return undefined
@@ -115,6 +116,41 @@ export function compileRequest(
   if (raw.years && !props.includes(raw.years.field)) problems.push(source.problem(['years', 'field'], `'${raw.years.field}' is not a request field`))
   const endpoint: Endpoint = { ...raw, currency, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
   return endpoint
+}
+
+type Schema = Record<string, unknown>
+
+/**
+ * The request schema as published (OpenAPI, /schemas, MCP): what the service accepts, as far as
+ * JSON Schema can say it. The supported years become the year field's `enum`; a field the service
+ * normalises (`state: uppercase`) lists its enum in both cases, since "ny" is accepted as "NY".
+ */
+function published(schema: Schema, normalize: Record<string, string>, years: RequestContract['years']): Schema {
+  const properties = { ...((schema.properties ?? {}) as Record<string, Schema>) }
+  for (const [field, how] of Object.entries(normalize)) {
+    const p = properties[field]
+    if (!p || !Array.isArray(p.enum) || (how !== 'uppercase' && how !== 'lowercase')) continue
+    const other = p.enum.map((v) => (typeof v === 'string' ? (how === 'uppercase' ? v.toLowerCase() : v.toUpperCase()) : v))
+    properties[field] = { ...p, enum: [...new Set([...p.enum, ...other])] }
+  }
+  if (years && properties[years.field] && !('enum' in properties[years.field]!)) properties[years.field] = { ...properties[years.field], enum: [...years.supported] }
+  return { ...schema, properties }
+}
+
+/**
+ * The schema the request is validated with: the published one less what the service checks itself
+ * with a better message. A year outside the supported ones is answered by the year check
+ * (`unsupported_parameter`, listing them); the cross-field rules a manifest writes in `allOf`
+ * (`if`/`then`: fields that apply to one trust type only) restate the rule set's own checks, which
+ * answer with the law's words. A test holds the two to the same requests (test/server/schemas.test.ts).
+ */
+function checked(schema: Schema, years: RequestContract['years']): Schema {
+  const { allOf: _crossField, ...rest } = schema
+  if (!years) return rest
+  const properties = { ...((rest.properties ?? {}) as Record<string, Schema>) }
+  const { enum: _years, ...field } = properties[years.field] ?? {}
+  properties[years.field] = field
+  return { ...rest, properties }
 }
 
 /** `/beneficiaries/0/relationship` → `beneficiaries[0].relationship`. */

@@ -26,7 +26,8 @@ const STATE = '/estate/calculate-state-tax'
 const FEDERAL = '/estate/calculate-federal-tax'
 const stateEndpoint = catalog().endpoints.find((e) => e.operation_id === 'state_estate_tax')!
 const federalEndpoint = catalog().endpoints.find((e) => e.operation_id === 'federal_estate_tax')!
-const STATES = (stateEndpoint.request as any).properties.state.enum as string[]
+// The published enum lists each code in both cases (lower case is accepted); the law is keyed by the upper.
+const STATES = ((stateEndpoint.request as any).properties.state.enum as string[]).filter((s) => s === s.toUpperCase())
 const RELATIONSHIPS = (stateEndpoint.request as any).properties.beneficiaries.items.properties.relationship.enum as string[]
 const STATE_YEARS = stateEndpoint.years!.supported
 const FEDERAL_YEARS = federalEndpoint.years!.supported
