@@ -18,7 +18,7 @@ import { DATA_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.j
 import { createApp } from './app.js'
 import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
-import { KeyStore } from './keys.js'
+import { FileKeyStore, type KeyStore } from './keys.js'
 
 const port = Number(process.env.PORT ?? 8080)
 const host = process.env.HOST ?? '127.0.0.1'
@@ -45,18 +45,16 @@ if (!Number.isInteger(evaluationThreads) || evaluationThreads < 0) {
 }
 
 async function openKeys(): Promise<KeyStore> {
-  const keys = new KeyStore(join(DATA_DIR, 'keys.json'))
-  if (keys.size === 0) {
-    const { key } = await keys.issue('first key, issued by npm start')
-    console.log(`No API key found in ${join(DATA_DIR, 'keys.json')}; issued one. It is shown only this once:\n\n  x-api-key: ${key}\n`)
-  }
+  const keys = new FileKeyStore(join(DATA_DIR, 'keys.json'))
+  const first = await keys.issueFirst('first key, issued by npm start')
+  if (first) console.log(`No API key found in ${join(DATA_DIR, 'keys.json')}; issued one. It is shown only this once:\n\n  x-api-key: ${first.key}\n`)
   return keys
 }
 
 /** Serve in this process; `label` tells which worker in the log. */
 async function serve(label: string): Promise<void> {
   const catalog = load()
-  const keys = cluster.isWorker ? new KeyStore(join(DATA_DIR, 'keys.json')) : await openKeys()
+  const keys = cluster.isWorker ? new FileKeyStore(join(DATA_DIR, 'keys.json')) : await openKeys()
   // The heavy endpoints' threads load their catalog while this process starts listening.
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
     ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)

@@ -6,11 +6,11 @@
  *   node dist/tools/keys.js revoke KEY_ID
  */
 import { join } from 'node:path'
-import { KeyStore } from '../server/keys.js'
+import { FileKeyStore } from '../server/keys.js'
 import { DATA_DIR } from '../engine/project/paths.js'
 
 const [command, ...rest] = process.argv.slice(2)
-const store = new KeyStore(join(DATA_DIR, 'keys.json'))
+const store = new FileKeyStore(join(DATA_DIR, 'keys.json'))
 
 switch (command) {
   case 'issue': {
@@ -21,7 +21,7 @@ switch (command) {
     break
   }
   case 'list':
-    for (const k of store.list()) console.log(`${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.created_at}\t${k.label}`)
+    for (const k of await store.list()) console.log(`${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.created_at}\t${k.label}`)
     break
   case 'revoke': {
     const id = rest[0]
@@ -29,7 +29,7 @@ switch (command) {
       console.error('usage: keys revoke KEY_ID')
       process.exit(2)
     }
-    if (!store.revoke(id)) {
+    if (!(await store.revoke(id))) {
       console.error(`no active key ${id}`)
       process.exit(1)
     }
