@@ -4,8 +4,10 @@
  * copy of the store grants nothing.
  *
  * `KeyStore` is what the service and the keys tool need of a store; `SnapshotKeyStore` checks keys
- * against an in-memory copy of the records, whatever keeps them; `FileKeyStore` keeps them in a JSON
- * file in the data folder.
+ * against an in-memory copy of the records, whatever keeps them. `FileKeyStore` keeps them in a JSON
+ * file in the data folder (the default); `PostgresKeyStore` (keys-postgres.ts) in a table of a
+ * database that every machine of the service shares. `openKeyStore` chooses: PostgreSQL when
+ * DATABASE_URL is set.
  *
  * The hash is SHA-256: a secret of 256 random bits cannot be guessed, so a slow password hash buys
  * nothing, and it made every refused request cost a full scrypt (a flood of bad keys starved the
@@ -15,7 +17,8 @@
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
+import { DATA_DIR } from '../engine/project/paths.js'
 
 function scrypt(secret: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => scryptCallback(secret, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))))
@@ -117,17 +120,12 @@ export abstract class SnapshotKeyStore implements KeyStore {
   /** Bring the copy up to date if it is due (at most once a second), or start doing so; never waits. */
   protected abstract refresh(): void
 
-  /** A newer copy being read, for `verify` to wait for; undefined when there is none. */
-  protected pending(): Promise<void> | undefined {
-    return undefined
-  }
-
   /**
-   * An id not in the copy may have been issued since it was read (on another machine): start reading
-   * a newer copy if the store allows one now, and say whether one is being read.
+   * A newer copy being read (`refresh` started it), for `verify` to wait for: an id missing from the
+   * copy may be in it (a key just issued on another machine). Undefined when there is none.
    */
-  protected lookFor(_id: string): boolean {
-    return false
+  protected pending(): Promise<unknown> | undefined {
+    return undefined
   }
 
   /** The records in the copy, in the order they were issued. */
@@ -149,15 +147,15 @@ export abstract class SnapshotKeyStore implements KeyStore {
   /**
    * Whether `header` is surely not a live key, decided without waiting: missing, malformed, an
    * unknown or revoked id, or a SHA-256 that does not match. An old (scrypt) key not yet verified in
-   * this process, and an id that a copy being read may hold, are not decided here (false): `verify`
-   * decides them.
+   * this process, and an unknown id while a newer copy is being read, are not decided here (false):
+   * `verify` decides them.
    */
   surelyInvalid(header: string | undefined): boolean {
     const parsed = parseKey(header)
     if (!parsed) return true
     this.refresh()
     const record = this.byId.get(parsed.id)
-    if (!record) return !this.lookFor(parsed.id)
+    if (!record) return this.pending() === undefined
     if (record.revoked_at) return true
     const remembered = this.remembered(record)
     if (record.algorithm !== 'sha256' && !remembered) return false
@@ -175,15 +173,10 @@ export abstract class SnapshotKeyStore implements KeyStore {
     const parsed = parseKey(header)
     if (!parsed) return false
     this.refresh()
-    const pending = this.pending()
-    if (pending) await pending
+    await this.pending()
     this.hashes++
     const digest = sha256(parsed.secret)
-    let record = this.byId.get(parsed.id)
-    if (!record && this.lookFor(parsed.id)) {
-      await this.pending()
-      record = this.byId.get(parsed.id)
-    }
+    const record = this.byId.get(parsed.id)
     if (!record || record.revoked_at) {
       // Compare anyway, so an unknown id takes the time a known one does.
       timingSafeEqual(digest, Buffer.alloc(HASH_BYTES))
@@ -264,4 +257,15 @@ export class FileKeyStore extends SnapshotKeyStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * The key store this deployment uses: PostgreSQL when DATABASE_URL is set (every machine then sees
+ * the same keys), else the file keys.json in DATA_DIR.
+ */
+export async function openKeyStore({ databaseUrl = process.env.DATABASE_URL, dataDir = DATA_DIR }: { databaseUrl?: string; dataDir?: string } = {}): Promise<KeyStore> {
+  if (!databaseUrl?.trim()) return new FileKeyStore(join(dataDir, 'keys.json'))
+  // Loaded only when asked for: a deployment on the file store never loads the PostgreSQL client.
+  const { PostgresKeyStore } = await import('./keys-postgres.js')
+  return PostgresKeyStore.open(databaseUrl.trim())
 }

@@ -70,11 +70,11 @@ export async function startService(serviceCatalog: Catalog = catalog()): Promise
   return startServiceWith({ catalog: serviceCatalog })
 }
 
-/** The same, with any other option of the app (an evaluation pool). */
+/** The same, with any other option of the app (an evaluation pool, another key store, which gets the one key). */
 export async function startServiceWith(options: Partial<AppOptions>): Promise<Service> {
-  const keys = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const keys = options.keys ?? new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { key } = await keys.issue('test')
-  const server = createApp({ catalog: catalog(), keys, ...options }).listen(0, '127.0.0.1')
+  const server = createApp({ catalog: catalog(), ...options, keys }).listen(0, '127.0.0.1')
   answerMalformedRequests(server)
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
