@@ -1,7 +1,13 @@
 /**
- * @module The API key store: a JSON file in the data folder holding, for each key, only a hash of its
- * secret. A key is `<keyId>.<secret>`; the secret is 256 random bits, shown once when issued and
- * never stored, so a stolen key file grants nothing.
+ * @module The API key store. A key is `<keyId>.<secret>`; the secret is 256 random bits, shown once
+ * when issued and never stored: the store holds, for each key, only a hash of its secret, so a stolen
+ * copy of the store grants nothing.
+ *
+ * `KeyStore` is what the service and the keys tool need of a store; `SnapshotKeyStore` checks keys
+ * against an in-memory copy of the records, whatever keeps them. `FileKeyStore` keeps them in a JSON
+ * file in the data folder (the default); `PostgresKeyStore` (keys-postgres.ts) in a table of a
+ * database that every machine of the service shares. `openKeyStore` chooses: PostgreSQL when
+ * DATABASE_URL is set.
  *
  * The hash is SHA-256: a secret of 256 random bits cannot be guessed, so a slow password hash buys
  * nothing, and it made every refused request cost a full scrypt (a flood of bad keys starved the
@@ -11,7 +17,8 @@
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
+import { DATA_DIR } from '../engine/project/paths.js'
 
 function scrypt(secret: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => scryptCallback(secret, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))))
@@ -26,6 +33,39 @@ export interface KeyRecord {
   hash: string
   created_at: string
   revoked_at?: string
+}
+
+/** A key as listed: everything but its hash. */
+export type KeySummary = Omit<KeyRecord, 'salt' | 'hash' | 'algorithm'>
+
+/** A key just issued: `key` is the full key, which is never stored and cannot be shown again. */
+export interface IssuedKey {
+  id: string
+  key: string
+}
+
+/** What the service and the keys tool need of a key store, wherever its records live. */
+export interface KeyStore {
+  /** Which store this is, for messages: `file /path/keys.json` or `postgresql (host/db)`; never a password. */
+  readonly description: string
+  /** How many secrets this store has hashed: what a test counts to show a bad header costs nothing. */
+  readonly hashes: number
+  list(): Promise<KeySummary[]>
+  issue(label: string): Promise<IssuedKey>
+  /** Issue a key only when the store holds none at all (revoked ones count); undefined when it holds some. */
+  issueFirst(label: string): Promise<IssuedKey | undefined>
+  /** Revoke a live key; false when there is no live key with this id. */
+  revoke(id: string): Promise<boolean>
+  /**
+   * Whether `header` is surely not a live key, decided at once and cheaply (it runs before anything
+   * else, against floods of bad keys): missing, malformed, an unknown or revoked id, or a SHA-256
+   * that does not match. What it cannot decide without waiting is left to `verify` (false).
+   */
+  surelyInvalid(header: string | undefined): boolean
+  /** Whether `header` is a live key. */
+  verify(header: string | undefined): Promise<boolean>
+  /** Let go of connections and timers (the keys tool exits after this). */
+  close(): Promise<void>
 }
 
 const SCRYPT = { N: 16384, r: 8, p: 1 } as const
@@ -47,85 +87,81 @@ function sha256(secret: string): Buffer {
   return createHash('sha256').update(secret).digest()
 }
 
-export class KeyStore {
-  private records: KeyRecord[] = []
-  private mtimeMs = -1
-  private checkedAt = 0
-  /** Old (scrypt) keys verified since the file last changed: id → SHA-256 of the secret. */
-  private verified = new Map<string, Buffer>()
-  /** How many secrets this store has hashed: what a test counts to show a bad header costs nothing. */
+/** A new key and the record to store for it (its SHA-256, never the secret). @api private */
+export function newKey(label: string, now = new Date()): { record: KeyRecord; issued: IssuedKey } {
+  const id = `k${randomBytes(9).toString('base64url')}`
+  const secret = randomBytes(32).toString('base64url')
+  const record: KeyRecord = { id, label, algorithm: 'sha256', hash: sha256(secret).toString('base64'), created_at: now.toISOString() }
+  return { record, issued: { id, key: `${id}.${secret}` } }
+}
+
+/** A record without its hash, for listing. @api private */
+export function summary({ salt: _s, hash: _h, algorithm: _a, ...rest }: KeyRecord): KeySummary {
+  return rest
+}
+
+/**
+ * Checking keys against an in-memory copy of the records, which each store keeps up to date its own
+ * way (`refresh`); `surelyInvalid` never waits, so it reads only this copy.
+ */
+export abstract class SnapshotKeyStore implements KeyStore {
+  private byId = new Map<string, KeyRecord>()
+  /** Old (scrypt) keys verified in this process: id → the scrypt hash checked and the SHA-256 of the secret. */
+  private verified = new Map<string, { hash: string; digest: Buffer }>()
   hashes = 0
 
-  constructor(readonly file: string) {
-    this.reload()
+  abstract readonly description: string
+  abstract list(): Promise<KeySummary[]>
+  abstract issue(label: string): Promise<IssuedKey>
+  abstract issueFirst(label: string): Promise<IssuedKey | undefined>
+  abstract revoke(id: string): Promise<boolean>
+  abstract close(): Promise<void>
+
+  /** Bring the copy up to date if it is due (at most once a second), or start doing so; never waits. */
+  protected abstract refresh(): void
+
+  /**
+   * A newer copy being read (`refresh` started it), for `verify` to wait for: an id missing from the
+   * copy may be in it (a key just issued on another machine). Undefined when there is none.
+   */
+  protected pending(): Promise<unknown> | undefined {
+    return undefined
   }
 
-  /** Re-read the file if it changed (at most once a second), so a revocation takes effect. */
-  private refresh() {
-    const now = Date.now()
-    if (now - this.checkedAt < 1000) return
-    this.checkedAt = now
-    const mtime = existsSync(this.file) ? statSync(this.file).mtimeMs : -1
-    if (mtime !== this.mtimeMs) this.reload()
+  /** The records in the copy, in the order they were issued. */
+  protected get records(): KeyRecord[] {
+    return [...this.byId.values()]
   }
 
-  private reload() {
-    this.mtimeMs = existsSync(this.file) ? statSync(this.file).mtimeMs : -1
-    this.records = existsSync(this.file) ? ((JSON.parse(readFileSync(this.file, 'utf8')) as { keys: KeyRecord[] }).keys ?? []) : []
-    this.verified.clear()
+  /** Replace the copy; an old key stays remembered as verified only while its record is unchanged. */
+  protected replace(records: KeyRecord[]): void {
+    this.byId = new Map(records.map((r) => [r.id, r]))
+    for (const [id, { hash }] of this.verified) if (this.byId.get(id)?.hash !== hash) this.verified.delete(id)
   }
 
-  private save() {
-    mkdirSync(dirname(this.file), { recursive: true })
-    const tmp = `${this.file}.tmp`
-    writeFileSync(tmp, JSON.stringify({ keys: this.records }, null, 2) + '\n', { mode: 0o600 })
-    renameSync(tmp, this.file)
-    this.reload()
-  }
-
-  list(): Omit<KeyRecord, 'salt' | 'hash' | 'algorithm'>[] {
-    this.reload()
-    return this.records.map(({ salt: _s, hash: _h, algorithm: _a, ...rest }) => rest)
-  }
-
-  get size(): number {
-    return this.records.length
-  }
-
-  /** Issue a key: returns the full key, which is never stored and cannot be shown again. */
-  async issue(label: string): Promise<{ id: string; key: string }> {
-    this.reload()
-    const id = `k${randomBytes(9).toString('base64url')}`
-    const secret = randomBytes(32).toString('base64url')
-    this.records.push({ id, label, algorithm: 'sha256', hash: sha256(secret).toString('base64'), created_at: new Date().toISOString() })
-    this.save()
-    return { id, key: `${id}.${secret}` }
-  }
-
-  revoke(id: string): boolean {
-    this.reload()
-    const record = this.records.find((r) => r.id === id && !r.revoked_at)
-    if (!record) return false
-    record.revoked_at = new Date().toISOString()
-    this.save()
-    return true
+  private remembered(record: KeyRecord): Buffer | undefined {
+    const entry = this.verified.get(record.id)
+    return entry && entry.hash === record.hash ? entry.digest : undefined
   }
 
   /**
    * Whether `header` is surely not a live key, decided without waiting: missing, malformed, an
    * unknown or revoked id, or a SHA-256 that does not match. An old (scrypt) key not yet verified in
-   * this process is not decided here (false): `verify` decides it.
+   * this process, and an unknown id while a newer copy is being read, are not decided here (false):
+   * `verify` decides them.
    */
   surelyInvalid(header: string | undefined): boolean {
     const parsed = parseKey(header)
     if (!parsed) return true
     this.refresh()
-    const record = this.records.find((r) => r.id === parsed.id)
-    if (!record || record.revoked_at) return true
-    if (record.algorithm !== 'sha256' && !this.verified.has(record.id)) return false
+    const record = this.byId.get(parsed.id)
+    if (!record) return this.pending() === undefined
+    if (record.revoked_at) return true
+    const remembered = this.remembered(record)
+    if (record.algorithm !== 'sha256' && !remembered) return false
     this.hashes++
     const digest = sha256(parsed.secret)
-    const expected = record.algorithm === 'sha256' ? Buffer.from(record.hash, 'base64') : this.verified.get(record.id)!
+    const expected = record.algorithm === 'sha256' ? Buffer.from(record.hash, 'base64') : remembered!
     return !timingSafeEqual(digest, expected)
   }
 
@@ -137,9 +173,10 @@ export class KeyStore {
     const parsed = parseKey(header)
     if (!parsed) return false
     this.refresh()
+    await this.pending()
     this.hashes++
     const digest = sha256(parsed.secret)
-    const record = this.records.find((r) => r.id === parsed.id)
+    const record = this.byId.get(parsed.id)
     if (!record || record.revoked_at) {
       // Compare anyway, so an unknown id takes the time a known one does.
       timingSafeEqual(digest, Buffer.alloc(HASH_BYTES))
@@ -147,11 +184,88 @@ export class KeyStore {
     }
     if (record.algorithm === 'sha256') return timingSafeEqual(digest, Buffer.from(record.hash, 'base64'))
     // A key issued before: scrypt once per process, then its SHA-256 is remembered.
-    const cached = this.verified.get(record.id)
-    if (cached) return timingSafeEqual(cached, digest)
+    const remembered = this.remembered(record)
+    if (remembered) return timingSafeEqual(remembered, digest)
     const actual = await scrypt(parsed.secret, Buffer.from(record.salt ?? '', 'base64'), HASH_BYTES, SCRYPT)
     const ok = timingSafeEqual(actual, Buffer.from(record.hash, 'base64'))
-    if (ok) this.verified.set(record.id, digest)
+    if (ok) this.verified.set(record.id, { hash: record.hash, digest })
     return ok
   }
+}
+
+/** The key store in a JSON file (DATA_DIR/keys.json by default), re-read at most once a second when it changes. */
+export class FileKeyStore extends SnapshotKeyStore {
+  private mtimeMs = -1
+  private checkedAt = 0
+
+  constructor(readonly file: string) {
+    super()
+    this.reload()
+  }
+
+  get description(): string {
+    return `file ${this.file}`
+  }
+
+  /** Re-read the file if it changed (at most once a second), so a revocation takes effect. */
+  protected refresh(): void {
+    const now = Date.now()
+    if (now - this.checkedAt < 1000) return
+    this.checkedAt = now
+    const mtime = existsSync(this.file) ? statSync(this.file).mtimeMs : -1
+    if (mtime !== this.mtimeMs) this.reload()
+  }
+
+  private reload() {
+    this.mtimeMs = existsSync(this.file) ? statSync(this.file).mtimeMs : -1
+    this.replace(existsSync(this.file) ? ((JSON.parse(readFileSync(this.file, 'utf8')) as { keys: KeyRecord[] }).keys ?? []) : [])
+  }
+
+  private save(records: KeyRecord[]) {
+    mkdirSync(dirname(this.file), { recursive: true })
+    const tmp = `${this.file}.tmp`
+    writeFileSync(tmp, JSON.stringify({ keys: records }, null, 2) + '\n', { mode: 0o600 })
+    renameSync(tmp, this.file)
+    this.reload()
+  }
+
+  async list(): Promise<KeySummary[]> {
+    this.reload()
+    return this.records.map(summary)
+  }
+
+  async issue(label: string): Promise<IssuedKey> {
+    this.reload()
+    const { record, issued } = newKey(label)
+    this.save([...this.records, record])
+    return issued
+  }
+
+  async issueFirst(label: string): Promise<IssuedKey | undefined> {
+    this.reload()
+    return this.records.length === 0 ? this.issue(label) : undefined
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    this.reload()
+    const records = this.records
+    const i = records.findIndex((r) => r.id === id && !r.revoked_at)
+    if (i < 0) return false
+    records[i] = { ...records[i]!, revoked_at: new Date().toISOString() }
+    this.save(records)
+    return true
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * The key store this deployment uses: PostgreSQL when DATABASE_URL is set (every machine then sees
+ * the same keys), else the file keys.json in DATA_DIR.
+ */
+export async function openKeyStore({ databaseUrl = process.env.DATABASE_URL, dataDir = DATA_DIR }: { databaseUrl?: string; dataDir?: string } = {}): Promise<KeyStore> {
+  if (!databaseUrl?.trim()) return new FileKeyStore(join(dataDir, 'keys.json'))
+  // Loaded only when asked for: a deployment on the file store never loads the PostgreSQL client.
+  const { PostgresKeyStore } = await import('./keys-postgres.js')
+  return PostgresKeyStore.open(databaseUrl.trim())
 }

@@ -6,21 +6,20 @@
  * dies is replaced. WORKERS=1 runs a single process with no cluster primary.
  *
  * Environment: PORT (8080), HOST (127.0.0.1), WORKERS (the number of cores), DATA_DIR (./data, holds
- * keys.json), RULES_DIR and TABLES_DIR (./rules, ./tables), EVALUATION_THREADS (1: threads per process
- * for the endpoints that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml),
- * LOG_LEVEL (info; silent for none: one JSON line per request on stdout), METRICS (on; off closes
- * GET /metrics).
+ * keys.json), DATABASE_URL (keeps the keys in PostgreSQL instead, shared by every machine), RULES_DIR
+ * and TABLES_DIR (./rules, ./tables), EVALUATION_THREADS (1: threads per process for the endpoints
+ * that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml), LOG_LEVEL
+ * (info; silent for none: one JSON line per request on stdout), METRICS (on; off closes GET /metrics).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
 import { loadCatalogOrExit } from '../engine/project/catalog.js'
-import { DATA_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 import { createApp } from './app.js'
 import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
-import { KeyStore } from './keys.js'
+import { openKeyStore, type KeyStore } from './keys.js'
 import { pino } from 'pino'
 import { register as processRegistry } from 'prom-client'
 import { ServiceMetrics } from './observe.js'
@@ -63,19 +62,29 @@ if (!Number.isInteger(evaluationThreads) || evaluationThreads < 0) {
   process.exit(1)
 }
 
-async function openKeys(): Promise<KeyStore> {
-  const keys = new KeyStore(join(DATA_DIR, 'keys.json'))
-  if (keys.size === 0) {
-    const { key } = await keys.issue('first key, issued by npm start')
-    console.log(`No API key found in ${join(DATA_DIR, 'keys.json')}; issued one. It is shown only this once:\n\n  x-api-key: ${key}\n`)
+/** The key store (DATABASE_URL, else DATA_DIR/keys.json); one line and an exit when it cannot be opened. */
+async function openStore(): Promise<KeyStore> {
+  try {
+    return await openKeyStore()
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(1)
   }
+}
+
+/** Open the key store once for the whole service, saying which, and issue a first key into an empty one. */
+async function openKeys(): Promise<KeyStore> {
+  const keys = await openStore()
+  console.log(`key store: ${keys.description}`)
+  const first = await keys.issueFirst('first key, issued by npm start')
+  if (first) console.log(`No API key found in the key store; issued one. It is shown only this once:\n\n  x-api-key: ${first.key}\n`)
   return keys
 }
 
 /** Serve in this process; `label` tells which worker in the log. */
 async function serve(label: string): Promise<void> {
   const catalog = load()
-  const keys = cluster.isWorker ? new KeyStore(join(DATA_DIR, 'keys.json')) : await openKeys()
+  const keys = cluster.isWorker ? await openStore() : await openKeys()
   // The heavy endpoints' threads load their catalog while this process starts listening.
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
     ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
@@ -122,7 +131,8 @@ function portTaken(code: string | undefined): string {
 /** The cluster primary: check the rules and the keys once, then fork and watch the workers. */
 async function primary(): Promise<void> {
   load()
-  await openKeys()
+  // The workers open their own; the primary serves no request.
+  await (await openKeys()).close()
   // The port is tried once here, before any worker: a taken port is one line and an exit, not a
   // worker dying and being restarted.
   const probe = createServer()

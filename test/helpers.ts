@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
 import { createApp, type AppOptions } from '../server/app.js'
 import { answerMalformedRequests } from '../server/errors.js'
-import { KeyStore } from '../server/keys.js'
+import { FileKeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 let cached: Catalog | undefined
@@ -70,11 +70,11 @@ export async function startService(serviceCatalog: Catalog = catalog()): Promise
   return startServiceWith({ catalog: serviceCatalog })
 }
 
-/** The same, with any other option of the app (an evaluation pool). */
+/** The same, with any other option of the app (an evaluation pool, another key store, which gets the one key). */
 export async function startServiceWith(options: Partial<AppOptions>): Promise<Service> {
-  const keys = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const keys = options.keys ?? new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { key } = await keys.issue('test')
-  const server = createApp({ catalog: catalog(), keys, ...options }).listen(0, '127.0.0.1')
+  const server = createApp({ catalog: catalog(), ...options, keys }).listen(0, '127.0.0.1')
   answerMalformedRequests(server)
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo

@@ -1,42 +1,59 @@
 /**
- * @module Issue, list and revoke API keys in the key store (DATA_DIR/keys.json).
+ * @module Issue, list and revoke API keys in the key store the service uses: PostgreSQL when
+ * DATABASE_URL is set, else DATA_DIR/keys.json. Says on stderr which store it used.
  *
  *   node dist/tools/keys.js issue [--label TEXT]   prints the full key once
  *   node dist/tools/keys.js list
  *   node dist/tools/keys.js revoke KEY_ID
  */
-import { join } from 'node:path'
-import { KeyStore } from '../server/keys.js'
-import { DATA_DIR } from '../engine/project/paths.js'
+import { openKeyStore, type KeyStore } from '../server/keys.js'
 
+const USAGE = 'usage: keys issue [--label TEXT] | keys list | keys revoke KEY_ID'
 const [command, ...rest] = process.argv.slice(2)
-const store = new KeyStore(join(DATA_DIR, 'keys.json'))
+if (command !== 'issue' && command !== 'list' && command !== 'revoke') {
+  console.error(USAGE)
+  process.exit(2)
+}
+if (command === 'revoke' && !rest[0]) {
+  console.error('usage: keys revoke KEY_ID')
+  process.exit(2)
+}
 
-switch (command) {
-  case 'issue': {
-    const i = rest.indexOf('--label')
-    const label = i >= 0 && rest[i + 1] ? rest[i + 1]! : 'issued by tools/keys'
-    const { id, key } = await store.issue(label)
-    console.log(`issued ${id}; the key is shown only this once:\n${key}`)
-    break
-  }
-  case 'list':
-    for (const k of store.list()) console.log(`${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.created_at}\t${k.label}`)
-    break
-  case 'revoke': {
-    const id = rest[0]
-    if (!id) {
-      console.error('usage: keys revoke KEY_ID')
-      process.exit(2)
+let store: KeyStore
+try {
+  store = await openKeyStore()
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error))
+  process.exit(1)
+}
+console.error(`key store: ${store.description}`)
+
+try {
+  switch (command) {
+    case 'issue': {
+      const i = rest.indexOf('--label')
+      const label = i >= 0 && rest[i + 1] ? rest[i + 1]! : 'issued by tools/keys'
+      const { id, key } = await store.issue(label)
+      console.log(`issued ${id}; the key is shown only this once:\n${key}`)
+      break
     }
-    if (!store.revoke(id)) {
-      console.error(`no active key ${id}`)
-      process.exit(1)
+    case 'list':
+      for (const k of await store.list()) console.log(`${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.created_at}\t${k.label}`)
+      break
+    case 'revoke': {
+      const id = rest[0]!
+      if (!(await store.revoke(id))) {
+        console.error(`no active key ${id}`)
+        process.exitCode = 1
+        break
+      }
+      console.log(`revoked ${id}`)
+      break
     }
-    console.log(`revoked ${id}`)
-    break
   }
-  default:
-    console.error('usage: keys issue [--label TEXT] | keys list | keys revoke KEY_ID')
-    process.exit(2)
+} catch (error) {
+  console.error(`key store ${store.description}: ${error instanceof Error ? error.message : String(error)}`)
+  process.exitCode = 1
+} finally {
+  await store.close()
 }

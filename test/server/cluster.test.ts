@@ -22,7 +22,7 @@ const freePort = () =>
 test('two workers share the port, answer with the one issued key, and stop on SIGTERM', async () => {
   const port = await freePort()
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
-    env: { ...process.env, PORT: String(port), WORKERS: '2', DATA_DIR: mkdtempSync(join(tmpdir(), 'cluster-')) },
+    env: { ...process.env, DATABASE_URL: '', PORT: String(port), WORKERS: '2', DATA_DIR: mkdtempSync(join(tmpdir(), 'cluster-')) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

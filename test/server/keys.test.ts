@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { KeyStore, parseKey } from '../../server/keys.js'
+import { FileKeyStore, parseKey } from '../../server/keys.js'
 
-const test = suite('server/keys: KeyStore')
+const test = suite('server/keys: FileKeyStore')
 
 test('an issued key verifies; its secret is not in the file', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json')
-  const store = new KeyStore(file)
+  const store = new FileKeyStore(file)
   const { id, key } = await store.issue('t')
   const secret = key.split('.')[1]!
   assert.ok(Buffer.from(secret, 'base64url').length >= 16, 'at least 128 random bits')
@@ -22,14 +22,14 @@ test('an issued key verifies; its secret is not in the file', async () => {
 })
 
 test('a wrong secret, an unknown id and a revoked key do not verify', async () => {
-  const store = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { id, key } = await store.issue('t')
   assert.not.ok(await store.verify(`${id}.${'A'.repeat(43)}`))
   assert.not.ok(await store.verify(`kNoSuchKey.${key.split('.')[1]}`))
   assert.ok(await store.verify(key))
-  assert.ok(store.revoke(id))
+  assert.ok(await store.revoke(id))
   assert.not.ok(await store.verify(key))
-  assert.is(store.list()[0]!.revoked_at !== undefined, true)
+  assert.is((await store.list())[0]!.revoked_at !== undefined, true)
 })
 
 test('parseKey refuses keys without a dot or with odd characters', () => {
@@ -40,7 +40,7 @@ test('parseKey refuses keys without a dot or with odd characters', () => {
 })
 
 test('a missing or malformed key is refused without hashing anything', async () => {
-  const store = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   await store.issue('t')
   const before = store.hashes
   for (const header of [undefined, '', 'no-dot', 'k.short', '.'.repeat(40)]) assert.not.ok(await store.verify(header))
@@ -56,7 +56,7 @@ test('a new key is stored as SHA-256; a key stored with scrypt before still veri
   const salt = randomBytes(16)
   const hash = scryptSync(secret, salt, 32, { N: 16384, r: 8, p: 1 })
   writeFileSync(file, JSON.stringify({ keys: [{ id: 'kLegacy01', label: 'old', salt: salt.toString('base64'), hash: hash.toString('base64'), created_at: '2026-01-01T00:00:00.000Z' }] }))
-  const store = new KeyStore(file)
+  const store = new FileKeyStore(file)
   assert.ok(await store.verify(`kLegacy01.${secret}`))
   assert.not.ok(await store.verify(`kLegacy01.${'B'.repeat(43)}`))
   await store.issue('new')
@@ -66,14 +66,24 @@ test('a new key is stored as SHA-256; a key stored with scrypt before still veri
 })
 
 test('surelyInvalid decides a bad key without waiting, and leaves an old key not yet verified to verify()', async () => {
-  const store = new KeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { id, key } = await store.issue('t')
   assert.ok(store.surelyInvalid(undefined))
   assert.ok(store.surelyInvalid(`${id}.${'A'.repeat(43)}`))
   assert.ok(store.surelyInvalid(`kNoSuchKey.${key.split('.')[1]}`))
   assert.not.ok(store.surelyInvalid(key))
-  store.revoke(id)
+  await store.revoke(id)
   assert.ok(store.surelyInvalid(key))
+})
+
+test('issueFirst issues a key only into an empty store; list shows no hashes', async () => {
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const first = await store.issueFirst('first')
+  assert.ok(first && (await store.verify(first.key)))
+  assert.is(await store.issueFirst('second'), undefined)
+  await store.revoke(first.id)
+  assert.is(await store.issueFirst('third'), undefined, 'a revoked key still counts')
+  assert.equal(Object.keys((await store.list())[0]!).sort(), ['created_at', 'id', 'label', 'revoked_at'])
 })
 
 test.run()

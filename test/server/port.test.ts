@@ -18,7 +18,7 @@ for (const workers of ['1', '2']) {
     const { port } = holder.address() as { port: number }
     try {
       const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: workers, EVALUATION_THREADS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'port-')) },
+        env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', WORKERS: workers, EVALUATION_THREADS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'port-')) },
         encoding: 'utf8',
         timeout: 30_000,
       })

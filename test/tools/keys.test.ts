@@ -1,0 +1,30 @@
+// The keys tool on the default store, the file DATA_DIR/keys.json: it says which store it used, on
+// stderr, and the key it issues is in that file. (On PostgreSQL: test/server/keys-postgres.test.ts.)
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ROOT } from '../../engine/project/paths.js'
+import { FileKeyStore } from '../../server/keys.js'
+
+const test = suite('tools/keys')
+
+test('without DATABASE_URL it issues, lists and revokes in DATA_DIR/keys.json, and says so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'keys-tool-'))
+  const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '' }
+  const tool = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'tools', 'keys.js'), ...args], { env, encoding: 'utf8', timeout: 30_000 })
+  const issued = tool('issue', '--label', 'file')
+  assert.is(issued.status, 0, issued.stderr)
+  assert.is(issued.stderr, `key store: file ${join(dir, 'keys.json')}\n`)
+  const key = issued.stdout.trim().split('\n').pop()!
+  assert.ok(await new FileKeyStore(join(dir, 'keys.json')).verify(key))
+  const id = key.split('.')[0]!
+  assert.match(tool('list').stdout, `${id}\tactive\t`)
+  assert.is(tool('revoke', id).status, 0)
+  assert.is(tool('revoke', id).status, 1)
+  assert.is(tool('bogus').status, 2)
+})
+
+test.run()
