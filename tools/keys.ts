@@ -4,7 +4,7 @@
  *
  *   node dist/tools/keys.js issue [--label TEXT]   prints the full key once
  *   node dist/tools/keys.js list
- *   node dist/tools/keys.js revoke KEY_ID
+ *   node dist/tools/keys.js revoke KEY_ID          (the full key is accepted too; its secret is never printed)
  */
 import { openKeyStore, type KeyStore } from '../server/keys.js'
 
@@ -38,10 +38,13 @@ try {
       break
     }
     case 'list':
+      console.log('id\tstatus\tcreated_at\tlabel')
       for (const k of await store.list()) console.log(`${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.created_at}\t${k.label}`)
       break
     case 'revoke': {
-      const id = rest[0]!
+      // A whole key pasted instead of its id is read as its id: the part before the dot. The secret
+      // after it is never echoed, in an answer or an error.
+      const id = rest[0]!.split('.')[0]!
       if (!(await store.revoke(id))) {
         console.error(`no active key ${id}`)
         process.exitCode = 1

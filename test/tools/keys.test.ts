@@ -27,4 +27,19 @@ test('without DATABASE_URL it issues, lists and revokes in DATA_DIR/keys.json, a
   assert.is(tool('bogus').status, 2)
 })
 
+test('list starts with a header row; revoke takes the whole key and never prints its secret', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'keys-tool-'))
+  const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '' }
+  const tool = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'tools', 'keys.js'), ...args], { env, encoding: 'utf8', timeout: 30_000 })
+  const key = tool('issue').stdout.trim().split('\n').pop()!
+  const [id, secret] = key.split('.') as [string, string]
+  assert.is(tool('list').stdout.split('\n')[0], 'id\tstatus\tcreated_at\tlabel')
+  const revoked = tool('revoke', key)
+  assert.is(revoked.status, 0, revoked.stderr)
+  assert.is(revoked.stdout, `revoked ${id}\n`)
+  const again = tool('revoke', key)
+  assert.is(again.status, 1)
+  assert.not.ok((again.stdout + again.stderr + revoked.stderr).includes(secret), 'the secret is never printed')
+})
+
 test.run()
