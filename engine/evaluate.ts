@@ -18,7 +18,7 @@ import type { Currency } from './money.js'
 import { text } from './notes.js'
 import { earliestCommonDate, reachable } from './reach.js'
 import { round } from './round.js'
-import type { CallNode, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
+import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import type { DatasetStore } from './data/store.js'
 import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
 import type { Runtime, Value } from './types.js'
@@ -101,23 +101,36 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
     const failures: { field: string; code: InputErrorCode; message: string }[] = []
     for (const ch of stage.checks) {
       try {
-        if (!ev.bool(ch.when.run(ev.root), `the check on ${ch.field}`)) continue
+        for (const scope of checkScopes(ch, ev)) {
+          if (!ev.bool(ch.when.run(scope), `the check on ${ch.field}`)) continue
+          failures.push({ field: text(ch.fieldParts, scope, ev.collector.currency), code: ch.code, message: text(ch.message, scope, ev.collector.currency) })
+        }
       } catch (error) {
         if (!(error instanceof InputError) || error instanceof WorkLimitError || error.details.length === 0) throw error
         for (const d of error.details) {
           if (!failures.some((f) => f.field === d.field && f.message === d.message)) failures.push({ field: d.field, code: error.code, message: d.message })
         }
-        continue
       }
-      failures.push({ field: ch.field, code: ch.code, message: text(ch.message, ev.root, ev.collector.currency) })
     }
     if (failures.length === 0) continue
-    // Several faults: by field, and in the order they are written for one field.
-    failures.sort((a, b) => a.field.localeCompare(b.field))
+    // Several faults: by field (donees[2] before donees[10]), and in the order they are written for one field.
+    failures.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }))
     const details = failures.map(({ field, message }) => ({ field, message }))
     const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
     throw new InputError(code, summary(details), details)
   }
+}
+
+/** The scopes a check is made in: the root, or for `for_each` one per item, holding the item and its index. */
+function checkScopes(ch: Check, ev: Evaluation): Scope[] {
+  if (!ch.each) return [ev.root]
+  const { over, as, index, scope } = ch.each
+  const list = over.run(ev.root)
+  if (!Array.isArray(list)) throw new EvaluationError(`${ev.rs.id}: the check on ${ch.field} takes each item of ${describe(list)}`)
+  return list.map((item, i) => {
+    const bound = as ? { [as]: item } : { ...(item as Record<string, Value>) }
+    return new Scope(ev, scope, { ...bound, [index]: new Dec(i) }, ev.root)
+  })
 }
 
 /** The message of several faults: one field's, each said; several fields, named. */
