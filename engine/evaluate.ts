@@ -11,7 +11,7 @@
 import { Collector } from './collector.js'
 import { callKey, toJson, toValues } from './convert.js'
 import { Dec, isDec } from './decimal.js'
-import { EvaluationError, InputError, WorkLimitError, type FieldProblem, type InputErrorCode } from './errors.js'
+import { combinedCode, EvaluationError, InputError, WorkLimitError, type FieldProblem } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
 import type { Currency } from './money.js'
@@ -98,7 +98,7 @@ function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, colle
 function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
   for (const stage of rs.checks) {
     if (stage.late !== late) continue
-    const failures: { field: string; code: InputErrorCode; message: string }[] = []
+    const failures: { field: string; code: 'validation_error' | 'unsupported_parameter'; message: string }[] = []
     for (const ch of stage.checks) {
       try {
         for (const scope of checkScopes(ch, ev)) {
@@ -106,7 +106,7 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
           failures.push({ field: text(ch.fieldParts, scope, ev.collector.currency), code: ch.code, message: text(ch.message, scope, ev.collector.currency) })
         }
       } catch (error) {
-        if (!(error instanceof InputError) || error instanceof WorkLimitError || error.details.length === 0) throw error
+        if (!(error instanceof InputError) || error instanceof WorkLimitError || error.code === 'work_limit_exceeded' || error.details.length === 0) throw error
         for (const d of error.details) {
           if (!failures.some((f) => f.field === d.field && f.message === d.message)) failures.push({ field: d.field, code: error.code, message: d.message })
         }
@@ -116,8 +116,7 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
     // Several faults: by field (donees[2] before donees[10]), and in the order they are written for one field.
     failures.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }))
     const details = failures.map(({ field, message }) => ({ field, message }))
-    const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
-    throw new InputError(code, summary(details), details)
+    throw new InputError(combinedCode(failures.map((f) => f.code)), summary(details), details)
   }
 }
 
