@@ -11,13 +11,14 @@
 import { Collector } from './collector.js'
 import { callKey, toJson, toValues } from './convert.js'
 import { Dec, isDec } from './decimal.js'
-import { EvaluationError, InputError } from './errors.js'
+import { combinedCode, EvaluationError, InputError, WorkLimitError, type FieldProblem } from './errors.js'
 import { describe } from './expression.js'
 import type { Catalog } from './load.js'
 import type { Currency } from './money.js'
 import { text } from './notes.js'
+import { earliestCommonDate, reachable } from './reach.js'
 import { round } from './round.js'
-import type { CallNode, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
+import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import type { DatasetStore } from './data/store.js'
 import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
 import type { Runtime, Value } from './types.js'
@@ -73,8 +74,9 @@ export async function evaluate(
   return out
 }
 
-function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, collector: Collector): Record<string, Value> {
-  const ev = new Evaluation(catalog, rs, collector, inputs)
+/** Evaluate one rule set; `request` is the evaluation of the request's own rule set when this one is called by it. */
+function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, collector: Collector, request?: Evaluation): Record<string, Value> {
+  const ev = new Evaluation(catalog, rs, collector, inputs, request)
   ev.setDate()
   collector.cite(rs.references)
   check(rs, ev, false)
@@ -88,18 +90,54 @@ function run(catalog: Catalog, rs: RuleSet, inputs: Record<string, Value>, colle
   return result
 }
 
-/** Run one stage of a rule set's input checks; any failure is a 400 naming each field. */
+/**
+ * Run one stage of a rule set's input checks; any failure is a 400 naming each field. A check whose
+ * condition reads a table on a date before its first value (a date of death in 1799) is refused with
+ * that date's field, beside the faults the other checks find: one fault does not hide another.
+ */
 function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
   for (const stage of rs.checks) {
     if (stage.late !== late) continue
-    const failures = stage.checks.filter((ch) => ev.bool(ch.when.run(ev.root), `the check on ${ch.field}`))
+    const failures: { field: string; code: 'validation_error' | 'unsupported_parameter'; message: string }[] = []
+    for (const ch of stage.checks) {
+      try {
+        for (const scope of checkScopes(ch, ev)) {
+          if (!ev.bool(ch.when.run(scope), `the check on ${ch.field}`)) continue
+          failures.push({ field: text(ch.fieldParts, scope, ev.collector.currency), code: ch.code, message: text(ch.message, scope, ev.collector.currency) })
+        }
+      } catch (error) {
+        if (!(error instanceof InputError) || error instanceof WorkLimitError || error.code === 'work_limit_exceeded' || error.details.length === 0) throw error
+        for (const d of error.details) {
+          if (!failures.some((f) => f.field === d.field && f.message === d.message)) failures.push({ field: d.field, code: error.code, message: d.message })
+        }
+      }
+    }
     if (failures.length === 0) continue
-    // Several faults: by field, and in the order they are written for one field.
-    failures.sort((a, b) => a.field.localeCompare(b.field))
-    const details = failures.map((f) => ({ field: f.field, message: text(f.message, ev.root, ev.collector.currency) }))
-    const code = failures.some((f) => f.code === 'unsupported_parameter') ? 'unsupported_parameter' : 'validation_error'
-    throw new InputError(code, details.length === 1 ? `${details[0]!.field} ${details[0]!.message}` : `${details.length} fields are inconsistent`, details)
+    // Several faults: by field (donees[2] before donees[10]), and in the order they are written for one field.
+    failures.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }))
+    const details = failures.map(({ field, message }) => ({ field, message }))
+    throw new InputError(combinedCode(failures.map((f) => f.code)), summary(details), details)
   }
+}
+
+/** The scopes a check is made in: the root, or for `for_each` one per item, holding the item and its index. */
+function checkScopes(ch: Check, ev: Evaluation): Scope[] {
+  if (!ch.each) return [ev.root]
+  const { over, as, index, scope } = ch.each
+  const list = over.run(ev.root)
+  if (!Array.isArray(list)) throw new EvaluationError(`${ev.rs.id}: the check on ${ch.field} takes each item of ${describe(list)}`)
+  return list.map((item, i) => {
+    const bound = as ? { [as]: item } : { ...(item as Record<string, Value>) }
+    return new Scope(ev, scope, { ...bound, [index]: new Dec(i) }, ev.root)
+  })
+}
+
+/** The message of several faults: one field's, each said; several fields, named. */
+function summary(details: FieldProblem[]): string {
+  const fields = [...new Set(details.map((d) => d.field))]
+  if (details.length === 1) return `${details[0]!.field} ${details[0]!.message}`
+  if (fields.length === 1) return `${fields[0]} ${details.map((d) => d.message.replace(/\.$/, '')).join('; ')}`
+  return `${fields.length} fields are inconsistent: ${fields.join(', ')}`
 }
 
 /** A scope of names: the root of a rule set, one list item, or one iterate of a fixed point. */
@@ -186,13 +224,17 @@ class Evaluation {
    * nothing left to cite or note, so it is answered from here; only an explanation records it again.
    */
   private readonly readOnDate = new Map<TableEntry, Dated<unknown>>()
+  /** The evaluation of the request's own rule set: this one, or the caller at the top of the calls. */
+  readonly request: Evaluation
   constructor(
     readonly catalog: Catalog,
     readonly rs: RuleSet,
     readonly collector: Collector,
     inputs: Record<string, Value>,
+    request?: Evaluation,
   ) {
     this.root = new Scope(this, rs.root, inputs)
+    this.request = request ?? this
   }
 
   setDate() {
@@ -226,13 +268,42 @@ class Evaluation {
    * a 400 naming the request field that holds that date, whichever formula read it. A date the
    * rules derived (a birthday plus 70½ years) is named by the request field it equals, if any;
    * otherwise the answer says a date of the request is out of the rules' range.
+   *
+   * On the calculation date (`calculation`) the bound reported is the earliest date the whole
+   * calculation can use: the latest first date of the dated tables of the rule sets it reaches, so
+   * that a request sent again with it is not refused for another table. On another date (a date of
+   * birth) it is the first date of the table read there.
    */
-  beforeTheRules(entry: TableEntry, from: string | undefined, date: string): InputError {
-    const field = this.collector.dateFields.get(date)
-    const since = from ? `; supported: from ${from}` : ''
-    return new InputError('unsupported_parameter', `${field ?? 'a date of the request'} ${date} is before the earliest date the rules hold for ${entry.label}${since}`, [
-      { field: field ?? 'body', message: `${date} is before the rules' range${since}` },
-    ])
+  beforeTheRules(entry: TableEntry, from: string | undefined, date: string, calculation = false): InputError {
+    const field = calculation && this === this.request ? this.rs.date?.input : this.collector.dateFields.get(date)
+    const refuse = (detail: string) => new InputError('unsupported_parameter', field ? `${field} ${detail}` : `a date of the request: ${detail}`, [{ field: field ?? 'body', message: detail }])
+    if (from === undefined) return refuse(`${date} is outside the rules' range: they hold no value of "${entry.label}" (${entry.id})`)
+    let bound = from
+    let limiting = entry
+    if (calculation) {
+      // A called rule set read on the request's own date answers for the request's whole calculation.
+      const ev = date === this.request.date ? this.request : this
+      const common = ev.earliestDate()
+      if (common && common.date > bound) {
+        bound = common.date
+        limiting = common.entry
+      }
+    }
+    const table = `"${limiting.label}" (${limiting.id})`
+    return refuse(
+      calculation
+        ? `${date} is before ${bound}, the earliest date this calculation can use: its figures for ${table} start then; supported: from ${bound}`
+        : `${date} is before ${bound}, the first date for which the rules hold ${table}; supported: from ${bound}`,
+    )
+  }
+
+  /**
+   * The first date on which every dated table this evaluation's rule set may read has a value, with
+   * its calls templated on this request's inputs (`estate.state.{state}`) taken as this request names them.
+   */
+  earliestDate(): ReturnType<typeof earliestCommonDate> {
+    const known = (name: string): Value | undefined => (Object.hasOwn(this.rs.inputs, name) ? this.root.get(name) : undefined)
+    return earliestCommonDate(reachable(this.rs, this.catalog.ruleSets, known))
   }
 
   /** A read, in the explanation's step being computed (when one is). */
@@ -249,15 +320,9 @@ class Evaluation {
       return known
     }
     if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
-    const field = this.rs.date?.input
     // A date the caller sent that comes before the law the rules hold is the caller's to change (400);
     // the supported years' defaults are checked at load, so any other miss is a defect in the rules.
-    if (this.dateGiven && field && history.length > 0 && this.date < history[0]!.from) {
-      const from = history[0]!.from
-      throw new InputError('unsupported_parameter', `${field} ${this.date} is before ${from}, the earliest date the rules hold for ${entry.label}; supported: from ${from}`, [
-        { field, message: `supported: from ${from}` },
-      ])
-    }
+    if (this.dateGiven && history.length > 0 && this.date < history[0]!.from) throw this.beforeTheRules(entry, history[0]!.from, this.date, true)
     const dated = this.readAt(entry, history, this.date)
     this.readOnDate.set(entry, dated)
     if (!this.dateGiven) {
@@ -351,7 +416,7 @@ class Evaluation {
     const known = this.collector.calls.get(key)
     if (known) return known
     this.collector.tick()
-    const result = run(this.catalog, callee, values, this.collector)
+    const result = run(this.catalog, callee, values, this.collector, this.request)
     this.collector.calls.set(key, result)
     return result
   }

@@ -21,6 +21,7 @@ import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { openDatasets } from './data/store.js'
 import { at, compileEntry, type DatasetEntry, type TableEntry } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
+import { reachable } from './reach.js'
 import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
 import { typeRuleSet } from './typing.js'
@@ -292,21 +293,6 @@ export function loadCatalog(options: LoadOptions): Catalog {
 function locate(source: { file: string }, path: PathSegment[], message: string): Problem {
   const { source: s } = readYaml(source.file)
   return s ? s.problem(path, message) : { file: source.file, line: 1, column: 1, message }
-}
-
-/** Every rule set an endpoint may reach, templates expanded against the ids that exist. */
-function reachable(rs: RuleSet, ruleSets: Map<string, RuleSet>, seen = new Set<RuleSet>()): Set<RuleSet> {
-  if (seen.has(rs)) return seen
-  seen.add(rs)
-  for (const call of rs.calls) {
-    const pattern = new RegExp('^' + call.target.replace(/\./g, '\\.').replace(/\{[a-z0-9_]+\}/g, '[a-z0-9_]+') + '$')
-    for (const [id, other] of ruleSets) if (pattern.test(id)) reachable(other, ruleSets, seen)
-    if (call.fallback) {
-      const fb = ruleSets.get(call.fallback)
-      if (fb) reachable(fb, ruleSets, seen)
-    }
-  }
-  return seen
 }
 
 /** A parameter with no value on a date the endpoint covers is a load error. */

@@ -9,7 +9,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { distance } from 'fastest-levenshtein'
-import { InputError, type FieldProblem, type Problem } from './errors.js'
+import { combinedCode, InputError, type FieldProblem, type Problem } from './errors.js'
 import type { Currency } from './money.js'
 import type { Period } from './period.js'
 import { enumsFromTables, requestSchema, responseSchema } from './request-schema.js'
@@ -222,6 +222,8 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
     if (typeof v !== 'string') continue
     input[field] = how === 'uppercase' ? v.toUpperCase() : how === 'lowercase' ? v.toLowerCase() : v.trim()
   }
+  // Every fault of the request's shape at once: the schema's, and a year the rules do not cover.
+  const problems: (FieldProblem & { code: 'validation_error' | 'unsupported_parameter' })[] = []
   if (!endpoint.validate(input)) {
     // One detail per field, its faults joined: "state" sent as "New York" is one field at fault.
     const byField = new Map<string, FieldProblem & { unknown: boolean }>()
@@ -230,22 +232,21 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
       if (!known) byField.set(p.field, p)
       else if (!known.message.split('; ').includes(p.message)) byField.set(p.field, { ...known, message: `${known.message}; ${p.message}`, unknown: known.unknown && p.unknown })
     }
-    const problems = [...byField.values()]
-    // An unknown field alone is an unsupported parameter; mixed with other faults it is a validation error.
-    const allUnknown = problems.every((p) => p.unknown)
-    const details = problems.map(({ field, message }) => ({ field, message }))
-    const first = details[0]!
-    const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}`
-    throw new InputError(allUnknown ? 'unsupported_parameter' : 'validation_error', message, details)
+    // An unknown field is an unsupported parameter; every other fault of the schema a validation error.
+    for (const { field, message, unknown } of byField.values()) problems.push({ field, message, code: unknown ? 'unsupported_parameter' : 'validation_error' })
   }
   if (endpoint.years) {
     const { field, supported } = endpoint.years
     const year = input[field]
-    if (year !== undefined && !supported.includes(year as number)) {
-      throw new InputError('unsupported_parameter', `${field} ${String(year)} is not supported; supported: ${supported.join(', ')}`, [
-        { field, message: `supported: ${supported.join(', ')}` },
-      ])
+    if (typeof year === 'number' && Number.isInteger(year) && !supported.includes(year) && !problems.some((p) => p.field === field)) {
+      problems.push({ field, message: `${year} is not supported; supported: ${supported.join(', ')}`, code: 'unsupported_parameter' })
     }
+  }
+  if (problems.length > 0) {
+    const details = problems.map(({ field, message }) => ({ field, message }))
+    const first = details[0]!
+    const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}`
+    throw new InputError(combinedCode(problems.map((p) => p.code)), message, details)
   }
   return input
 }

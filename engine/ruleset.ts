@@ -18,6 +18,7 @@ import { compileAt, inputSpec, type Compiler, type Raw } from './compile/compile
 import { compileFunctions, type RawFunction } from './compile/functions.js'
 import { noteParts, template } from './compile/outputs.js'
 import { compileScope, nested, scopeLayout, waitsForFirst } from './compile/scope.js'
+import { itemFields } from './compile/nodes.js'
 
 export type InputType = 'amount' | 'integer' | 'text' | 'boolean' | 'date' | 'object' | 'list'
 
@@ -111,10 +112,19 @@ export type Template =
 /** One input check: when its condition holds, the request is refused naming the field. */
 export interface Check {
   when: CompiledExpression
+  /** The field as written, for messages about the check itself. */
   field: string
+  /** The field at fault, which may print values as a message does: `donees[{i}].relationship`. */
+  fieldParts: NoteDef['parts']
   code: 'validation_error' | 'unsupported_parameter'
   /** The message, which may print values of the request, as a note does. */
   message: NoteDef['parts']
+  /**
+   * `for_each`: the check is made once per item of a list, in a scope holding the item (its fields,
+   * or the name `as`) and its index from 0 (`index`, by default `i`); each item that fails is a fault
+   * of its own, with its own field and message.
+   */
+  each?: { over: CompiledExpression; as?: string; index: string; scope: ScopeDef }
 }
 
 export interface CheckStage {
@@ -196,14 +206,27 @@ export function compileRuleSet(
   // Checks in two stages: those that read a decision or a call (directly or through formulas) wait
   // for them; the others run first, so a bad request is refused before any call is made.
   const checks: CheckStage[] = []
-  const rawChecks = (raw.checks ?? []) as { when: string; field: string; message: string; code?: Check['code'] }[]
+  const rawChecks = (raw.checks ?? []) as RawCheck[]
   const waits = waitsForFirst(root)
   const compiled = rawChecks.flatMap((ch, i) => {
-    const when = expr(ch.when, ['checks', i, 'when'])
+    const each = ch.for_each !== undefined ? checkEach(c, ch, ['checks', i], rootResolver) : undefined
+    if (ch.for_each !== undefined && !each) return []
+    const resolver = each?.resolver ?? rootResolver
+    const when = expr(ch.when, ['checks', i, 'when'], resolver)
     if (!when) return []
-    // A message may print values of the request, as a note does: "{year_month(valuation_date)}".
-    const check: Check = { when, field: ch.field, code: ch.code ?? 'validation_error', message: noteParts(c, ch.message, ['checks', i, 'message'], rootResolver) }
-    return [{ check, late: [...when.deps].some(waits) }]
+    fieldProblem(c, inputs, ch, ['checks', i, 'field'], each?.each)
+    // A message may print values of the request, as a note does: "{year_month(valuation_date)}";
+    // a field too, as a check over a list names its item: "donees[{i}].relationship".
+    const check: Check = {
+      when,
+      field: ch.field,
+      fieldParts: noteParts(c, ch.field, ['checks', i, 'field'], resolver),
+      code: ch.code ?? 'validation_error',
+      message: noteParts(c, ch.message, ['checks', i, 'message'], resolver),
+    }
+    if (each) check.each = each.each
+    const deps = [...when.deps, ...(each?.each.over.deps ?? [])]
+    return [{ check, late: deps.some(waits) }]
   })
   for (const late of [false, true]) {
     const stage = compiled.filter((x) => x.late === late).map((x) => x.check)
@@ -248,3 +271,55 @@ export function compileRuleSet(
   return rs
 }
 
+
+interface RawCheck {
+  when: string
+  field: string
+  message: string
+  code?: Check['code']
+  for_each?: string
+  as?: string
+  index?: string
+}
+
+/**
+ * The scope of a check made once per item of a list (`for_each`): the item's fields (or `as`) and
+ * its index, bound in a scope inside the root, as in an `each` without formulas.
+ */
+function checkEach(c: Compiler, ch: RawCheck, path: PathSegment[], outer: NameResolver): { each: NonNullable<Check['each']>; resolver: NameResolver } | undefined {
+  const over = compileAt(c, ch.for_each!, [...path, 'for_each'], outer)
+  const fields = ch.as ? [ch.as] : itemFields(c, outer, ch.for_each!, [...path, 'for_each'])
+  const index = ch.index ?? 'i'
+  if (fields.includes(index)) {
+    c.problems.push(c.source.problem([...path, ch.index ? 'index' : 'for_each'], `the item's index is named '${index}', which is also ${ch.as ? 'the item' : 'a field of the items'}; name the index otherwise with index:`))
+    return undefined
+  }
+  const bound = [...fields, index]
+  const layout = scopeLayout(outer, bound, [])
+  const scope = compileScope(c, {}, [...path, 'for_each'], layout.resolver, new Set(), new Set(bound), layout.names)
+  if (!over) return undefined
+  const each: NonNullable<Check['each']> = { over, index, scope }
+  if (ch.as) each.as = ch.as
+  return { each, resolver: layout.resolver }
+}
+
+/**
+ * A check names a request field: an input, or a path into one (`deductions.marital_deduction`,
+ * `donees[{i}].relationship`, a placeholder standing for an index). A name that is no input is a typo.
+ */
+function fieldProblem(c: Compiler, inputs: Record<string, InputSpec>, ch: RawCheck, path: PathSegment[], each: Check['each'] | undefined): void {
+  const written = ch.field.replace(/\{[^{}]*\}/g, '0')
+  const parts = written.match(/[^.[\]]+|\[[^\]]*\]/g) ?? []
+  let spec: InputSpec | undefined = { type: 'object', fields: inputs }
+  for (const part of parts) {
+    if (!spec) break
+    if (part.startsWith('[')) spec = /^\[\d+\]$/.test(part) && spec.type === 'list' ? spec.items : undefined
+    else spec = spec.type === 'object' && spec.fields && Object.hasOwn(spec.fields, part) ? spec.fields[part] : undefined
+  }
+  const example = each ? `${ch.for_each!.trim()}[{${each.index}}].<field>` : ''
+  if (!spec || parts.length === 0 || !/^[a-z0-9_.[\]]+$/.test(written)) {
+    c.problems.push(c.source.problem(path, `'${ch.field}' is not a request field of this rule set: a check names the input at fault${each ? `, an item's as ${example}` : ''}`))
+  } else if (each && !/\{[^{}]*\}/.test(ch.field)) {
+    c.problems.push(c.source.problem(path, `a check made for each item names the item's field by its index, as ${example}, not '${ch.field}'`))
+  }
+}

@@ -324,7 +324,10 @@ export const ruleSetSchema = {
         additionalProperties: false,
         properties: {
           when: { ...expression, description: 'True when the request is wrong: then it is refused, naming the field.' },
-          field: { type: 'string' },
+          field: { type: 'string', description: 'The request field at fault; with for_each, the item\'s: `donees[{i}].relationship`.' },
+          for_each: { ...expression, description: 'Make the check once per item of this list; each failing item is a fault of its own.' },
+          as: { type: 'string', pattern: '^[a-z_][a-z0-9_]*$', description: 'With for_each: the item\'s name; without it, a record item\'s fields are names.' },
+          index: { type: 'string', pattern: '^[a-z_][a-z0-9_]*$', description: 'With for_each: the name of the item\'s index from 0 (default i).' },
           message: { type: 'string' },
           code: { enum: ['validation_error', 'unsupported_parameter'] },
           reference,

@@ -148,8 +148,22 @@ export function typeRuleSet(
   if (rs.date) check(rs.date.fallback, root, 'date', 'the calculation date')
   for (const stage of rs.checks) {
     for (const ch of stage.checks) {
-      check(ch.when, root, 'boolean', 'the condition of a check')
-      for (const part of ch.message) if (typeof part !== 'string') check(part.expr, root)
+      let names = root
+      if (ch.each) {
+        // A check made for each item sees the item as an `each` does, and its index.
+        const over = check(ch.each.over, root)
+        if (over !== ANY && !(typeof over === 'object' && 'list' in over)) {
+          problems.push({ path: ch.each.over.path ?? [], index: 0, message: `for_each takes a list, not ${typeName(over)}` })
+        }
+        const item = typeof over === 'object' && 'list' in over ? over.list : ANY
+        const bound = new Map<string, ValueType>([[ch.each.index, 'integer']])
+        if (ch.each.as) bound.set(ch.each.as, item)
+        else if (typeof item === 'object' && 'record' in item && item.record !== 'open') for (const [k, t] of Object.entries(item.record)) bound.set(k, t)
+        const as = ch.each.as
+        names = { get: (k) => (bound.has(k) ? bound.get(k) : (root.get(k) ?? (as ? undefined : ANY))) }
+      }
+      check(ch.when, names, 'boolean', 'the condition of a check')
+      for (const part of [...ch.message, ...ch.fieldParts]) if (typeof part !== 'string') check(part.expr, names)
     }
   }
   const output = template(rs.outputs, root)

@@ -137,7 +137,7 @@ export function openApiDocument(catalog: Catalog): Schema {
       schemas,
       responses: {
         BadRequest: errorResponse(
-          'validation_error or unsupported_parameter: the details name each field at fault; work_limit_exceeded: the request asks for more work than one request may do (ask for less: a coarser grid, fewer years).',
+          'validation_error or unsupported_parameter: the details name each field at fault; with faults of both kinds the code is validation_error; work_limit_exceeded: the request asks for more work than one request may do (ask for less: a coarser grid, fewer years).',
           'validation_error',
           'gross_estate is required',
           [{ field: 'gross_estate', message: 'is required' }],

@@ -12,7 +12,7 @@ export interface GoldenCase {
   source: string
   input: unknown
   expect?: { result?: unknown; citations_include?: string[]; notes_include?: string[] }
-  expect_error?: { status: number; code?: string; field?: string }
+  expect_error?: { status: number; code?: string; field?: string; message_includes?: string[] }
 }
 
 export interface GoldenFile {
@@ -24,7 +24,7 @@ export interface GoldenFile {
 /** What an endpoint answered: the envelope, or the error status, code and fields. */
 export type Outcome =
   | { ok: true; status: 200; envelope: { result: unknown; citations: string[] } }
-  | { ok: false; status: number; code: string; fields: string[]; message: string }
+  | { ok: false; status: number; code: string; fields: string[]; message: string; details: { field: string; message: string }[] }
 
 export interface Mismatch {
   path: string
@@ -63,13 +63,13 @@ export function readGolden(dir: string, root: string): { files: GoldenFile[]; pr
 /** Run one case's input through its endpoint. */
 export async function run(catalog: Catalog, endpointId: string, input: unknown): Promise<Outcome> {
   const endpoint = catalog.endpoints.find((e) => e.operation_id === endpointId)
-  if (!endpoint) return { ok: false, status: 404, code: 'not_found', fields: [], message: `no endpoint ${endpointId}` }
+  if (!endpoint) return { ok: false, status: 404, code: 'not_found', fields: [], message: `no endpoint ${endpointId}`, details: [] }
   try {
     const envelope = await answer(catalog, endpoint, input)
     return { ok: true, status: 200, envelope }
   } catch (error) {
-    if (error instanceof InputError) return { ok: false, status: 400, code: error.code, fields: error.details.map((d) => d.field), message: error.message }
-    return { ok: false, status: 500, code: 'internal_error', fields: [], message: (error as Error).message }
+    if (error instanceof InputError) return { ok: false, status: 400, code: error.code, fields: error.details.map((d) => d.field), message: error.message, details: error.details.map(({ field, message }) => ({ field, message })) }
+    return { ok: false, status: 500, code: 'internal_error', fields: [], message: (error as Error).message, details: [] }
   }
 }
 
@@ -95,6 +95,13 @@ export function check(c: GoldenCase, outcome: Outcome): Mismatch[] {
     if (o.status !== c.expect_error.status) out.push({ path: 'status', expected: c.expect_error.status, actual: o.status })
     if (c.expect_error.code && o.code !== c.expect_error.code) out.push({ path: 'error.code', expected: c.expect_error.code, actual: o.code })
     if (c.expect_error.field && !o.fields.includes(c.expect_error.field)) out.push({ path: 'error.details[].field', expected: c.expect_error.field, actual: o.fields })
+    // A message is prose too: each phrase must stand in the error's message or in one detail's.
+    // With `field`, the detail must be that field's: "donees[1].relationship" and what it says.
+    for (const phrase of c.expect_error.message_includes ?? []) {
+      const details = c.expect_error.field ? o.details.filter((d) => d.field === c.expect_error!.field) : o.details
+      const texts = [...(c.expect_error.field ? [] : [o.message]), ...details.map((d) => d.message)]
+      if (!texts.some((t) => t.includes(phrase))) out.push({ path: 'error.message', expected: phrase, actual: c.expect_error.field ? details : [o.message, ...o.details.map((d) => `${d.field} ${d.message}`)] })
+    }
     return out
   }
   if (!outcome.ok) return [{ path: 'status', expected: 200, actual: `${outcome.status} ${outcome.code}: ${outcome.message}` }]

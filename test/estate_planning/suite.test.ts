@@ -44,7 +44,7 @@ const BAD: [string, unknown, string][] = [
   ['/inherited-ira/schedule', { owner_date_of_birth: '1950-03-01', owner_date_of_death: '2024-05-10', beneficiary_type: 'cousin', balance: 1 }, 'beneficiary_type'],
   ['/estate/optimize-qtip-election', { state_of_domicile: 'NY', gross_estate: 100, bequests_to_others: 200 }, 'gross_estate'],
   ['/estate/optimize-qtip-election', { state_of_domicile: 'NY', gross_estate: 100, grid_step: 0 }, 'grid_step'],
-  ['/estate/optimize-annual-gifts', { donees: [{ name: 'A', relationship: 'child', trust_contribution: 10, withdrawal_power: 20 }] }, 'donees'],
+  ['/estate/optimize-annual-gifts', { donees: [{ name: 'A', relationship: 'child', trust_contribution: 10, withdrawal_power: 20 }] }, 'donees[0].withdrawal_power'],
   ['/estate/optimize-annual-gifts', { donees: [{ name: 'A', relationship: 'child', outright_gifts: -1 }] }, 'donees[0].outright_gifts'],
   ['/estate/calculate-grat', { valuation_date: '2026-04-15', initial_value: 1, term_years: 2, annuity_increase_rate: 0.25 }, 'annuity_increase_rate'],
   ['/estate/calculate-grat', { valuation_date: '2026-12-15', initial_value: 1, term_years: 2 }, 'valuation_date'],
