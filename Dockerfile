@@ -2,13 +2,15 @@
 # The service as one process per container (WORKERS=1): scale with containers (deploy/kubernetes has
 # a horizontal autoscaler), keep the key store in PostgreSQL (DATABASE_URL) once there is more than one.
 
-# Compile the TypeScript and check every rule file: an image is never built with a rule problem.
-FROM node:20-bookworm-slim AS build
+# The compilers npm needs here: better-sqlite3 (the data sets' store) builds its native module from source.
+FROM node:20-bookworm-slim AS toolchain
 WORKDIR /app
-# better-sqlite3 (the data sets' store) compiles its native module from source.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
+
+# Compile the TypeScript and check every rule file: an image is never built with a rule problem.
+FROM toolchain AS build
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
@@ -22,11 +24,7 @@ COPY tables tables
 RUN npm run build --silent && node dist/tools/check-rules.js
 
 # The runtime dependencies alone, built for the same platform.
-FROM node:20-bookworm-slim AS deps
-WORKDIR /app
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+FROM toolchain AS deps
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
