@@ -3,7 +3,7 @@
  * (autocannon, in the bench's own process) never shares a process with what it measures.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -30,27 +30,31 @@ export function freePort(): Promise<number> {
 
 async function start(script: string, workers: number, ready: RegExp, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}): Promise<Running & { output: () => string }> {
   const port = await freePort()
+  // stdout (the request log, a line per request) goes to a file, as a production log would, not
+  // through a pipe into this process, whose event loop is busy driving autocannon: a full pipe would
+  // stall the service and make logging look dearer than it is.
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'))
+  const logFile = join(dir, 'stdout.log')
+  const stdout = openSync(logFile, 'w')
   const child = spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
-    env: { ...process.env, PORT: String(port), WORKERS: String(workers), DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')), ...env },
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), WORKERS: String(workers), DATA_DIR: dir, ...env },
+    stdio: ipc ? ['ignore', stdout, 'pipe', 'ipc'] : ['ignore', stdout, 'pipe'],
   })
-  let out = ''
-  child.stdout!.on('data', (d) => (out += d))
-  child.stderr!.on('data', (d) => (out += d))
+  closeSync(stdout)
+  let err = ''
+  child.stderr!.on('data', (d) => (err += d))
+  const out = () => readFileSync(logFile, 'utf8') + err
   const deadline = Date.now() + 30_000
-  while ((out.match(new RegExp(ready, 'g')) ?? []).length < workers) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out}`)
+  while ((out().match(new RegExp(ready, 'g')) ?? []).length < workers) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out()}`)
     await new Promise((r) => setTimeout(r, 20))
   }
-  // From here on stdout is the request log (a line per request): drained, not kept, so a long run
-  // neither grows this process's memory nor stalls the service on a full pipe.
-  child.stdout!.removeAllListeners('data')
-  child.stdout!.resume()
+  const started = out()
   return {
     url: `http://127.0.0.1:${port}`,
-    key: /x-api-key: (\S+)/.exec(out)?.[1] ?? '',
+    key: /x-api-key: (\S+)/.exec(started)?.[1] ?? '',
     child,
-    output: () => out,
+    output: () => started + err,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve()
