@@ -135,7 +135,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   // The service file fixes the formula version every other file is stamped with.
   const serviceFile = join(options.rulesDir, 'service.yaml')
   const serviceSource = read(serviceFile)
-  let service: Service = { formula_version: '', kind: 'service', tier: 'beta', currencies: {}, default_currency: '', limits: { steps: 0, milliseconds: 0 } }
+  let service: Service = { formula_version: '', kind: 'service', tier: 'beta', currencies: {}, default_currency: '', limits: { steps: 0, milliseconds: 0 }, suites: {} }
   if (serviceSource && validate(serviceSource, validators.service, problems, [], serviceSource.data)) {
     service = serviceSource.data
     if (!Object.hasOwn(service.currencies, service.default_currency)) {
@@ -275,6 +275,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   for (const { source, manifest } of endpointSources) {
     const endpoint = compileRequest(source, manifest, ruleSets, problems, currencyOf, (id) => tables.get(id))
     if (!endpoint) continue
+    if (!Object.hasOwn(service.suites, endpoint.suite)) problems.push(source.problem(['suite'], `unknown suite ${endpoint.suite}; the suites are ${Object.keys(service.suites).join(', ')} (rules/service.yaml)`))
     if (operations.has(endpoint.operation_id)) problems.push(source.problem(['operation_id'], `duplicate operation id ${endpoint.operation_id}`))
     operations.add(endpoint.operation_id)
     for (const p of endpoint.paths) {

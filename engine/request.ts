@@ -51,6 +51,8 @@ export interface Publication {
   validateResult: ValidateFunction
   /** `worker`: answered on the evaluation pool's threads (server/pool.ts), off the event loop. */
   execution?: 'in_process' | 'worker'
+  /** The suite the feature belongs to, an id of rules/service.yaml `suites`. */
+  suite: string
   /** The manifest file, for messages. */
   file: string
   /** A realistic request body, for OpenAPI and the docs page. */

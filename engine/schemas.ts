@@ -349,7 +349,7 @@ export const ruleSetSchema = {
 
 export const endpointSchema = {
   type: 'object',
-  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'out_of_scope', 'rule_set', 'request', 'response'],
+  required: ['formula_version', 'kind', 'operation_id', 'tool_name', 'paths', 'summary', 'out_of_scope', 'rule_set', 'suite', 'request', 'response'],
   additionalProperties: false,
   properties: {
     formula_version: { type: 'string' },
@@ -388,6 +388,7 @@ export const endpointSchema = {
         },
       },
     },
+    suite: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'The suite the feature belongs to (an id of rules/service.yaml `suites`): how OpenAPI and the docs page group operations.' },
     execution: {
       enum: ['in_process', 'worker'],
       description: 'worker: answered on worker threads, off the event loop (an optimizer that evaluates hundreds of times); in_process (the default): on the request\'s own thread.',
@@ -404,11 +405,23 @@ export const endpointSchema = {
 
 export const serviceSchema = {
   type: 'object',
-  required: ['formula_version', 'kind', 'tier', 'currencies', 'default_currency', 'limits'],
+  required: ['formula_version', 'kind', 'tier', 'currencies', 'default_currency', 'limits', 'suites'],
   additionalProperties: false,
   properties: {
     formula_version: { type: 'string' },
     kind: { const: 'service' },
+    suites: {
+      type: 'object',
+      minProperties: 1,
+      description: 'The suites callers know the features by (SPEC.md), by id: each endpoint names its own (`suite:`), and OpenAPI tags its operations with the suite\'s name.',
+      propertyNames: name,
+      additionalProperties: {
+        type: 'object',
+        required: ['name', 'description'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 3 }, description: { type: 'string', minLength: 3 } },
+      },
+    },
     tier: { enum: ['beta', 'verified'] },
     description: { type: 'string' },
     roundings: { type: 'object', propertyNames: name, additionalProperties: rounding },

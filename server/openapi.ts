@@ -16,19 +16,22 @@ const errorResponse = (description: string, code: string, message: string, detai
   content: { 'application/json': { schema: ref('Error'), example: { error: { code, message, details } } } },
 })
 
-/** The first segment of the rule set's id groups operations on the docs page (`estate`, `estate_planning`). */
-const tagOf = (endpoint: Endpoint) => endpoint.rule_set.split('.')[0]!
+/** The suite's name groups operations on the docs page, as callers know them (SPEC.md's four suites). */
+const tagOf = (catalog: Catalog, endpoint: Endpoint) => catalog.service.suites[endpoint.suite]?.name ?? endpoint.suite
 
-function operation(endpoint: Endpoint, operationId: string, primary: boolean, others: string[]) {
+function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, primary: boolean, others: string[]) {
   const same = others.length
     ? `\n\nThe same operation is also at ${others.join(', ')}: same rules, same answer, byte for byte.`
     : ''
+  // Where a feature has two paths, each operation says which is the primary one (the first path).
+  const which = endpoint.paths.length < 2 ? '' : primary ? ' (primary path)' : ` (second path; primary: ${endpoint.paths[0]})`
   return {
     operationId,
     'x-tool-name': endpoint.tool_name,
     ...(primary ? {} : { 'x-same-as': endpoint.operation_id }),
-    tags: [tagOf(endpoint)],
-    summary: endpoint.summary,
+    ...(endpoint.paths.length < 2 ? {} : { 'x-primary-path': endpoint.paths[0] }),
+    tags: [tagOf(catalog, endpoint)],
+    summary: endpoint.summary + which,
     description: agentDescription(endpoint) + same,
     parameters: [
       {
@@ -76,7 +79,7 @@ export function openApiDocument(catalog: Catalog): Schema {
     schemas[`${endpoint.operation_id}_result`] = endpoint.response
     schemas[`${endpoint.operation_id}_response`] = envelopeSchema(ref(`${endpoint.operation_id}_result`))
     for (const { path, operationId, primary } of pathOperations(endpoint)) {
-      paths[path] = { post: operation(endpoint, operationId, primary, endpoint.paths.filter((p) => p !== path)) }
+      paths[path] = { post: operation(catalog, endpoint, operationId, primary, endpoint.paths.filter((p) => p !== path)) }
     }
   }
   const service = { type: 'object', additionalProperties: true }
@@ -121,7 +124,10 @@ export function openApiDocument(catalog: Catalog): Schema {
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
     tags: [
-      ...[...new Set(catalog.endpoints.map(tagOf))].sort().map((name) => ({ name })),
+      // The suites that have an endpoint, in the order rules/service.yaml lists them.
+      ...Object.entries(catalog.service.suites)
+        .filter(([id]) => catalog.endpoints.some((e) => e.suite === id))
+        .map(([, suite]) => ({ name: suite.name, description: suite.description })),
       { name: 'service', description: 'Health, version and this documentation; no key needed.' },
     ],
     paths,

@@ -92,6 +92,10 @@ test('an endpoint in a currency the service does not declare is refused', () => 
   assert.equal(problems('unknown-currency', 'rules/endpoints/demo.yaml'), ['rules/endpoints/demo.yaml:11:11: unknown currency AUD; declare it under currencies: in rules/service.yaml'])
 })
 
+test('an endpoint names a suite the service declares', () => {
+  assert.equal(problems('unknown-suite', 'rules/endpoints/demo.yaml'), ['rules/endpoints/demo.yaml:8:8: unknown suite estate_taxes; the suites are compliance_data (rules/service.yaml)'])
+})
+
 test("a field read of a called rule set's result must be one of its outputs", () => {
   assert.equal(problems('unknown-field-of-call', 'rules/demo/caller.yaml'), ["rules/demo/caller.yaml:15:13: no field 'taks' here; the fields are tax"])
 })

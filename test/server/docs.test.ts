@@ -46,6 +46,12 @@ if (!existsSync(CHROMIUM)) {
       assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === path), `${path} is not on the page: ${paths.join(' ')}`)
     }
     for (const id of ['state_estate_tax', 'federal_estate_tax', 'demo_flat_tax']) assert.ok(ids.includes(id), `${id} is not on the page`)
+    // Operations are grouped by the suites callers know (SPEC.md), not by folder names.
+    const tags = await page.locator('.opblock-tag').allInnerTexts()
+    assert.ok(tags.some((t) => t.startsWith('Estate Planning Suite')), `suite headings: ${tags.join(' | ')}`)
+    assert.not.ok(tags.some((t) => /^estate(_planning)?\b/.test(t)), `folder names as headings: ${tags.join(' | ')}`)
+    const summaries = await page.locator('.opblock-summary-description').allInnerTexts()
+    assert.ok(summaries.some((t) => t.endsWith('(primary path)')), 'the primary path is marked')
     assert.equal(external, [], 'the page must load nothing from outside the service')
     mkdirSync(join(ROOT, 'test-output'), { recursive: true })
     await page.screenshot({ path: SCREENSHOT, fullPage: false })

@@ -44,6 +44,23 @@ test('lists every path of every manifest endpoint with its operation id and tool
   }
 })
 
+test("groups operations by their suite's name, as SPEC.md names the suites, and says which of two paths is the primary one", () => {
+  const service = catalog().service
+  const suiteNames = Object.values(service.suites).map((s) => s.name)
+  for (const endpoint of catalog().endpoints) {
+    endpoint.paths.forEach((path, i) => {
+      const op = doc.paths[path].post
+      assert.equal(op.tags, [service.suites[endpoint.suite]!.name], path)
+      if (endpoint.paths.length > 1) {
+        assert.is(op['x-primary-path'], endpoint.paths[0], path)
+        assert.ok(op.summary.endsWith(i === 0 ? '(primary path)' : `(second path; primary: ${endpoint.paths[0]})`), op.summary)
+      }
+    })
+  }
+  assert.ok(doc.tags.some((t: { name: string }) => t.name === 'Estate Planning Suite'))
+  assert.ok(doc.tags.every((t: { name: string }) => t.name === 'service' || suiteNames.includes(t.name)), JSON.stringify(doc.tags))
+})
+
 test('operation ids are unique, as OpenAPI requires', () => {
   const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId))
   assert.is(new Set(ids).size, ids.length, ids.join(', '))
