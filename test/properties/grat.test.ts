@@ -92,10 +92,19 @@ test('gift between 0 and the transfer, zero when zeroed out; factors in range; g
       if ((body.payment_frequency ?? 'annual') === 'annual') assert.is(an.table_k_adjustment, 1)
       assert.is(an.payments.length, body.term_years, `one payment a year: ${where}`)
       const growth = new Dec((body.annuity_increase_rate as number | undefined) ?? 0).plus(1)
+      let before: Dec | undefined
       for (const [k, p] of (an.payments as { annuity_payment: number; projected_trust_value_after_payment?: number }[]).entries()) {
         assert.ok(p.annuity_payment >= 0, `negative payment: ${where}`)
-        const expected = cents(new Dec(an.first_year_annuity).times(growth.pow(k)))
-        assert.ok(sameMoney(p.annuity_payment, expected), `payment ${k + 1} is ${p.annuity_payment}, not ${expected} (the first grown by the increase rate): ${where}`)
+        // Each payment is the one before grown by the increase rate, rounded down to the cent: never
+        // above 120% of the amount payable the year before (Treas. Reg. § 25.2702-3(b)(1)(ii)(A)).
+        const paid = new Dec(p.annuity_payment)
+        if (before === undefined) assert.ok(sameMoney(p.annuity_payment, cents(new Dec(an.first_year_annuity))), `payment 1 is ${p.annuity_payment}, not the first-year annuity: ${where}`)
+        else {
+          // (Past about $90 billion a JSON number cannot hold every cent: sameMoney allows for that.)
+          const cap = before.times(growth)
+          assert.ok(sameMoney(p.annuity_payment, cap.toDecimalPlaces(2, Dec.ROUND_DOWN)), `payment ${k + 1} is ${p.annuity_payment}, not ${cap} rounded down to the cent: ${where}`)
+        }
+        before = paid
         if (p.projected_trust_value_after_payment !== undefined) assert.ok(p.projected_trust_value_after_payment >= 0, `negative trust value: ${where}`)
       }
       const other = body.trust_type === 'grat' ? r.retained_interest_value : r.charitable_deduction
