@@ -357,7 +357,8 @@ class Evaluation {
       default:
         throw new EvaluationError(`${this.rs.id}: ${node.kind} '${node.name}' may stand only at the top of a rule set`)
     }
-    if (node.round) {
+    // A value that is null (not applicable, not given) has nothing to round and stays null.
+    if (node.round && value !== null) {
       if (!isDec(value)) throw new EvaluationError(`${this.rs.id}: '${node.name}' rounds but is ${describe(value)}`)
       value = round(value, node.round)
     }
@@ -520,7 +521,7 @@ class Evaluation {
     switch (t.kind) {
       case 'value': {
         const v = t.expr.run(scope)
-        if (t.round) {
+        if (t.round && v !== null) {
           if (!isDec(v)) throw new EvaluationError(`${this.rs.id}: an output rounds but is ${describe(v)}`)
           return round(v, t.round)
         }
