@@ -37,7 +37,14 @@ const KNOWN: [string, string, number][] = [
   ['HND', 'SFO', 8304.7],
 ]
 
-for (const [from, to, km] of KNOWN) {
+/** The Court of Justice's own great-circle distances in C-559/16 Bossen (7 September 2017). */
+const BOSSEN: [string, string, number][] = [
+  ['FCO', 'HAM', 1326],
+  ['FCO', 'BRU', 1173],
+  ['BRU', 'HAM', 483],
+]
+
+for (const [from, to, km] of [...KNOWN, ...BOSSEN]) {
   test(`${from}-${to} is within 0.5 % of ${km} km, both ways`, async () => {
     for (const [a, b] of [[from, to], [to, from]]) {
       const res = await post(service, '/flight/check-compensation', { flight_date: '2026-03-02', departure_airport: a, arrival_airport: b, operating_carrier_country: 'FR', disruption: 'delay', arrival_delay_minutes: 200 })
