@@ -15,7 +15,7 @@ const qtip = files.find((f) => f.file === join('test', 'golden', 'estate_plannin
 
 test('the manifest puts the QTIP optimizer, and only heavy endpoints, on the pool', () => {
   const heavy = catalog().endpoints.filter((e) => e.execution === 'worker').map((e) => e.operation_id)
-  assert.equal(heavy, ['optimize_qtip_election'])
+  assert.equal(heavy, ['optimize_qtip_election', 'optimize_ss_filing_strategy'])   // the couple's 97 × 97 claiming-age search
 })
 
 test('every QTIP golden case answers the same bytes on a thread as in-process, errors included', async () => {
