@@ -62,6 +62,8 @@ const TARGET = {
   qtip_ms: 50,
   /** Issue 10. */
   grid_ms: 100,
+  /** Issue 14: the couple's 97 × 97 claiming-age search. */
+  ss_couple_ms: 100,
 }
 
 export interface MicroOptions {
@@ -107,6 +109,7 @@ function rowSpecs(files: GoldenFile[]): RowSpec[] {
     { name: 'equity tax, ISO crossover bisection', file: 'test/golden/equity/tax.yaml', caseName: '1,569 ISO shares', unit: 'ms' },
     { name: 'flight compensation, EU261 connection (Bossen)', file: 'test/golden/flight/compensation.yaml', caseName: 'Bossen', unit: 'µs' },
     { name: '83(b) election, break-even bisection', file: 'test/golden/equity/section_83b.yaml', caseName: "founder's grant", unit: 'ms' },
+    { name: 'Social Security filing strategy, couple 97 × 97', file: 'test/golden/social_security/filing_strategy.yaml', caseName: 'all 97 × 97 pairs', unit: 'ms', target: TARGET.ss_couple_ms },
   ]
 }
 
