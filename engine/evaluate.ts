@@ -151,15 +151,21 @@ class Scope implements Runtime {
   constructor(
     readonly ev: Evaluation,
     readonly def: ScopeDef,
-    bound: Record<string, Value>,
+    bound: Record<string, Value> | undefined,
     readonly parent?: Scope,
   ) {
     this.values = new Array<Value | undefined>(def.names.length)
-    // Own names only: `constructor` or `toString` is no value of a scope.
+    // Own names only: `constructor` or `toString` is no value of a scope. Without `bound`, every
+    // bound name starts null and the caller sets them by slot (bind).
     for (let i = 0; i < def.bound; i++) {
       const name = def.names[i]!
-      this.values[i] = Object.hasOwn(bound, name) ? (bound[name] as Value) : null
+      this.values[i] = bound !== undefined && Object.hasOwn(bound, name) ? (bound[name] as Value) : null
     }
+  }
+
+  /** Set a bound name by its slot (an `each` item and its carried values, without a record of them). */
+  bind(index: number, value: Value): void {
+    this.values[index] = value
   }
 
   remember(name: string, value: Value): void {
@@ -431,6 +437,8 @@ class Evaluation {
     const carried: Record<string, Value> = {}
     for (const c of node.carry) carried[c.name] = c.start.run(scope)
     const out: Value[] = []
+    const asSlot = node.as ? node.scope.slots.get(node.as) : undefined
+    const carrySlots = node.carry.map((c) => node.scope.slots.get(c.name)!)
     // An explanation shows the first and the last item in full and one summary step for those
     // between: a 97 × 97 grid explains in a few hundred steps, not in hundreds of thousands.
     const steps = this.collector.quiet === 0 ? this.collector.steps : undefined
@@ -449,8 +457,14 @@ class Evaluation {
         }
         lastStart = steps.length
       }
-      const bound = node.as ? { [node.as]: item, ...carried } : { ...(item as Record<string, Value>), ...carried }
-      const child = new Scope(this, node.scope, bound, scope)
+      let child: Scope
+      if (asSlot !== undefined) {
+        // The item and the carried values straight into their slots, the carried ones last as a
+        // record of { item, ...carried } would have them: one scope per item, nothing else built.
+        child = new Scope(this, node.scope, undefined, scope)
+        child.bind(asSlot, item)
+        for (let j = 0; j < carrySlots.length; j++) child.bind(carrySlots[j]!, carried[node.carry[j]!.name]!)
+      } else child = new Scope(this, node.scope, { ...(item as Record<string, Value>), ...carried }, scope)
       this.prepare(child)
       out.push(this.render(node.result, child) ?? null)
       if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
