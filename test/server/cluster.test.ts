@@ -28,22 +28,27 @@ test('two workers share the port, answer with the one issued key, and stop on SI
   let out = ''
   child.stdout.on('data', (d) => (out += d))
   child.stderr.on('data', (d) => (out += d))
-  const deadline = Date.now() + 20_000
-  while ((out.match(/worker \d+: listening/g) ?? []).length < 2) {
-    assert.ok(Date.now() < deadline, `workers did not start: ${out}`)
-    await new Promise((r) => setTimeout(r, 50))
+  // A failed assertion must not leave the cluster running: its pipes would keep the test process alive.
+  const stopped = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  try {
+    const deadline = Date.now() + 60_000
+    while ((out.match(/worker \d+: listening/g) ?? []).length < 2) {
+      assert.ok(Date.now() < deadline, `workers did not start: ${out}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    assert.is((out.match(/issued one/g) ?? []).length, 1, 'one key, issued once')
+    const key = /x-api-key: (\S+)/.exec(out)![1]!
+    const res = await fetch(`http://127.0.0.1:${port}/estate/calculate-state-tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ state: 'NY', tax_year: 2026, gross_estate: 7500000 }),
+    })
+    assert.is(res.status, 200)
+    child.kill('SIGTERM')
+    assert.is(await stopped, 0)
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   }
-  assert.is((out.match(/issued one/g) ?? []).length, 1, 'one key, issued once')
-  const key = /x-api-key: (\S+)/.exec(out)![1]!
-  const res = await fetch(`http://127.0.0.1:${port}/estate/calculate-state-tax`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ state: 'NY', tax_year: 2026, gross_estate: 7500000 }),
-  })
-  assert.is(res.status, 200)
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  child.kill('SIGTERM')
-  assert.is(await exited, 0)
 })
 
 test.run()
