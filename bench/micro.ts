@@ -62,6 +62,8 @@ const TARGET = {
   qtip_ms: 50,
   /** Issue 10. */
   grid_ms: 100,
+  /** Issue 14: the couple's 97 × 97 claiming-age search. */
+  ss_couple_ms: 100,
 }
 
 export interface MicroOptions {
@@ -102,6 +104,12 @@ function rowSpecs(files: GoldenFile[]): RowSpec[] {
     { name: 'annual gifts', file: `${planning}annual_gifts.yaml`, unit: 'µs' },
     { name: 'GRAT, zeroed-out 2-year', file: `${planning}split_interest_trusts.yaml`, caseName: 'A zeroed-out 2-year GRAT', unit: 'µs' },
     { name: 'QTIP optimizer full search (NY $20M)', file: `${planning}qtip_election.yaml`, caseName: 'New York $20,000,000 estate', unit: 'ms', target: TARGET.qtip_ms },
+    { name: 'ADA requirements, California overlay', file: 'test/golden/ada/requirements.yaml', caseName: 'In California', unit: 'µs' },
+    { name: 'Form 8606, backdoor Roth with pro-rata', file: 'test/golden/ira/form_8606.yaml', caseName: 'pro-rata trap', unit: 'µs' },
+    { name: 'equity tax, ISO crossover bisection', file: 'test/golden/equity/tax.yaml', caseName: '1,569 ISO shares', unit: 'ms' },
+    { name: 'flight compensation, EU261 connection (Bossen)', file: 'test/golden/flight/compensation.yaml', caseName: 'Bossen', unit: 'µs' },
+    { name: '83(b) election, break-even bisection', file: 'test/golden/equity/section_83b.yaml', caseName: "founder's grant", unit: 'ms' },
+    { name: 'Social Security filing strategy, couple 97 × 97', file: 'test/golden/social_security/filing_strategy.yaml', caseName: 'all 97 × 97 pairs', unit: 'ms', target: TARGET.ss_couple_ms },
   ]
 }
 

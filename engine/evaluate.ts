@@ -124,7 +124,8 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
 function checkScopes(ch: Check, ev: Evaluation): Scope[] {
   if (!ch.each) return [ev.root]
   const { over, as, index, scope } = ch.each
-  const list = over.run(ev.root)
+  // An optional list the caller did not send has no items to check.
+  const list = over.run(ev.root) ?? []
   if (!Array.isArray(list)) throw new EvaluationError(`${ev.rs.id}: the check on ${ch.field} takes each item of ${describe(list)}`)
   return list.map((item, i) => {
     const bound = as ? { [as]: item } : { ...(item as Record<string, Value>) }
@@ -356,7 +357,8 @@ class Evaluation {
       default:
         throw new EvaluationError(`${this.rs.id}: ${node.kind} '${node.name}' may stand only at the top of a rule set`)
     }
-    if (node.round) {
+    // A value that is null (not applicable, not given) has nothing to round and stays null.
+    if (node.round && value !== null) {
       if (!isDec(value)) throw new EvaluationError(`${this.rs.id}: '${node.name}' rounds but is ${describe(value)}`)
       value = round(value, node.round)
     }
@@ -423,7 +425,8 @@ class Evaluation {
 
   /** The items of a list, one scope each, with the carried values passed on. */
   each(node: EachNode, scope: Scope): Value {
-    const list = node.over.run(scope)
+    // An optional list input the caller did not send maps to no items (an empty list).
+    const list = node.over.run(scope) ?? []
     if (!Array.isArray(list)) throw new EvaluationError(`${this.rs.id}: '${node.name}' maps over ${describe(list)}`)
     const carried: Record<string, Value> = {}
     for (const c of node.carry) carried[c.name] = c.start.run(scope)
@@ -518,7 +521,7 @@ class Evaluation {
     switch (t.kind) {
       case 'value': {
         const v = t.expr.run(scope)
-        if (t.round) {
+        if (t.round && v !== null) {
           if (!isDec(v)) throw new EvaluationError(`${this.rs.id}: an output rounds but is ${describe(v)}`)
           return round(v, t.round)
         }

@@ -57,6 +57,18 @@ export interface Publication {
   file: string
   /** A realistic request body, for OpenAPI and the docs page. */
   example?: Record<string, unknown>
+  /** Further MCP tools on the same rules, each with the request cut to some of its fields. */
+  also_tools?: AlsoTool[]
+}
+
+/** An MCP tool answered by an endpoint's rules with a request focused on some of its fields. */
+export interface AlsoTool {
+  tool_name: string
+  summary: string
+  description?: string
+  fields: string[]
+  /** The endpoint's published request schema, cut to `fields`. */
+  request: Record<string, unknown>
 }
 
 /** One endpoint manifest, loaded: what the engine answers by and how it is published. */
@@ -116,7 +128,18 @@ export function compileRequest(
     problems.push(source.problem(['request'], 'a request schema sets additionalProperties: false, so that unknown fields are rejected'))
   }
   if (raw.years && !props.includes(raw.years.field)) problems.push(source.problem(['years', 'field'], `'${raw.years.field}' is not a request field`))
-  const endpoint: Endpoint = { ...raw, currency, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
+  const alsoTools: AlsoTool[] = (raw.also_tools ?? []).map((tool, i) => {
+    for (const f of tool.fields) {
+      if (!props.includes(f)) problems.push(source.problem(['also_tools', i, 'fields'], `'${f}' is not a request field of ${raw.operation_id}`))
+    }
+    const properties = (raw.request.properties ?? {}) as Record<string, unknown>
+    const required = ((raw.request.required ?? []) as string[]).filter((f) => tool.fields.includes(f))
+    // The cross-field rules (allOf) may name fields the tool leaves out; the rules' checks still apply.
+    const { allOf: _crossField, ...whole } = raw.request
+    const request = { ...whole, properties: Object.fromEntries(tool.fields.filter((f) => f in properties).map((f) => [f, properties[f]])), required }
+    return { ...tool, request }
+  })
+  const endpoint: Endpoint = { ...raw, also_tools: alsoTools, currency, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
   return endpoint
 }
 

@@ -395,6 +395,21 @@ export const endpointSchema = {
     },
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "The currency of the endpoint's amounts (a code of rules/service.yaml `currencies`); default: the service's default_currency." },
     example: { type: 'object', description: "A realistic request body: published in OpenAPI (the docs page's Try it out sends it); a test expects it to answer 200." },
+    also_tools: {
+      type: 'array',
+      description: 'Further MCP tools answered by the same rules on the same paths, each with a request focused on some of the fields (SPEC gives /ira/form-8606 two tools): its input schema is the request schema cut to `fields`.',
+      items: {
+        type: 'object',
+        required: ['tool_name', 'summary', 'fields'],
+        additionalProperties: false,
+        properties: {
+          tool_name: name,
+          summary: { type: 'string' },
+          description: { type: 'string' },
+          fields: { type: 'array', minItems: 1, items: name },
+        },
+      },
+    },
     request: { type: 'object' },
     response: {
       type: 'object',

@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'koa'
-import { answer, InputError, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
+import { answer, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
 import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
 
 const INSTRUCTIONS =
@@ -31,12 +31,27 @@ function toolOf(endpoint: Endpoint): Tool {
   }
 }
 
+/** A further tool on an endpoint's rules: its own name and texts, the request cut to its fields. */
+function alsoToolOf(endpoint: Endpoint, tool: AlsoTool): Tool {
+  const same = `Answered by the same rules as ${endpoint.tool_name} (POST ${endpoint.paths[0]}), with the request cut to the fields this task needs; the result is the same envelope.`
+  return {
+    name: tool.tool_name,
+    title: tool.summary,
+    description: [tool.summary + '.', tool.description?.trim(), same, agentDescription(endpoint)].filter(Boolean).join('\n\n'),
+    inputSchema: tool.request as Tool['inputSchema'],
+    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }
+}
+
 const errorResult = (body: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] })
 
 /** The tools of one catalog, built once; `server()` makes an MCP server that serves them. */
 export class McpTools {
   readonly tools: Tool[]
   private readonly byName: Map<string, Endpoint>
+  /** A further tool's fields, by its name: arguments outside them are refused. */
+  private readonly fieldsOf = new Map<string, string[]>()
 
   constructor(
     catalog: Catalog,
@@ -45,12 +60,25 @@ export class McpTools {
   ) {
     this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
     this.tools = catalog.endpoints.map(toolOf)
+    for (const endpoint of catalog.endpoints) {
+      for (const tool of endpoint.also_tools ?? []) {
+        this.byName.set(tool.tool_name, endpoint)
+        this.fieldsOf.set(tool.tool_name, tool.fields)
+        this.tools.push(alsoToolOf(endpoint, tool))
+      }
+    }
   }
 
   async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     const endpoint = this.byName.get(name)
     if (!endpoint) {
       return errorResult({ error: { code: 'not_found', message: `no tool ${name}; known: ${[...this.byName.keys()].join(', ')}`, details: [] } })
+    }
+    const fields = this.fieldsOf.get(name)
+    const outside = fields ? Object.keys(args ?? {}).filter((k) => !fields.includes(k)) : []
+    if (outside.length > 0) {
+      const details = outside.map((field) => ({ field, message: `is not a field of ${name}; its fields: ${fields!.join(', ')} (${endpoint.tool_name} takes the whole request)` }))
+      return errorResult({ error: { code: 'validation_error', message: details.map((d) => `${d.field} ${d.message}`).join('; '), details } })
     }
     try {
       const envelope = await this.respond(endpoint, args ?? {})

@@ -28,11 +28,15 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
   return {
     operationId,
     'x-tool-name': endpoint.tool_name,
+    ...(endpoint.also_tools?.length ? { 'x-also-tools': endpoint.also_tools.map((t) => t.tool_name) } : {}),
     ...(primary ? {} : { 'x-same-as': endpoint.operation_id }),
     ...(endpoint.paths.length < 2 ? {} : { 'x-primary-path': endpoint.paths[0] }),
     tags: [tagOf(catalog, endpoint)],
     summary: endpoint.summary + which,
-    description: agentDescription(endpoint) + same,
+    description:
+      agentDescription(endpoint) +
+      same +
+      (endpoint.also_tools ?? []).map((t) => `\n\nAlso the MCP tool \`${t.tool_name}\`: ${t.summary}, with the request cut to ${t.fields.join(', ')}.`).join(''),
     parameters: [
       {
         name: 'explain',

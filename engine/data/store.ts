@@ -38,6 +38,8 @@ export interface DatasetStore {
   history(key: Value[]): Record<string, Value>[]
   /** The row of a key in force on `date`: the latest effective on or before it. */
   inForce(key: Value[], date: string): Record<string, Value> | undefined
+  /** The distinct values of a one-column key, sorted (the airport codes a near miss is matched against). */
+  keyValues(): Value[]
 }
 
 const NUMERIC = new Set<ColumnType>(['amount', 'integer', 'rate'])
@@ -134,6 +136,7 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   const where = (columns: string[]) => columns.map((c) => `${col(c)} IS ?`).join(' AND ')
   const rowsOf = (raw: unknown[]) => raw.map((r) => typed(d.columns, r as Record<string, string | null>))
   const byKey = d.key ? db.prepare(`SELECT * FROM ${table} WHERE ${where(d.key)} ORDER BY line`) : undefined
+  const keyValues = d.key?.length === 1 ? db.prepare(`SELECT DISTINCT ${col(d.key[0]!)} AS k FROM ${table} WHERE k IS NOT NULL ORDER BY k`).pluck() : undefined
   const history = d.history ? db.prepare(`SELECT * FROM ${table} WHERE ${where(d.history.key)} ORDER BY ${col(d.history.effective)}, line`) : undefined
   const inForce = d.history
     ? db.prepare(`SELECT * FROM ${table} WHERE ${where(d.history.key)} AND ${col(d.history.effective)} <= ? ORDER BY ${col(d.history.effective)} DESC LIMIT 1`)
@@ -146,6 +149,10 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   return {
     rows: (key) => rowsOf((byKey ?? missing('key')).all(...key.map(keyText))),
     history: (key) => rowsOf((history ?? missing('history')).all(...key.map(keyText))),
+    keyValues: () => {
+      const type = d.columns[d.key?.[0] ?? ''] ?? 'text'
+      return ((keyValues ?? missing('one-column key')).all() as string[]).map((k) => (NUMERIC.has(type) ? new Dec(k) : type === 'boolean' ? k === 'true' : k))
+    },
     inForce: (key, date) => {
       const raw = (inForce ?? missing('history')).get(...key.map(keyText), date)
       return raw ? typed(d.columns, raw as Record<string, string | null>) : undefined

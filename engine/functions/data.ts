@@ -25,6 +25,12 @@ function needs(what: 'key' | 'history' | 'band', fixed: number) {
 }
 
 const rowsOf = (t: ValueType[]): ValueType => ({ list: t[0] ?? 'any' })
+/** Declared one-column key, for key_values. */
+function oneKey(table: TableEntry): string | undefined {
+  if (table.kind !== 'dataset') return undefined
+  const key = table.descriptor.key
+  return key?.length === 1 ? undefined : `${table.id} has no one-column key (key: [column]); key_values lists the values of such a key`
+}
 const rowOf = (t: ValueType[]): ValueType => t[0] ?? 'any'
 
 export const data: FunctionLibrary = {
@@ -45,6 +51,13 @@ export const data: FunctionLibrary = {
       const value = amount(cx, v!, 'the value')
       return cx.rt.dataset(dataset(cx)).band(value) ?? cx.fail(`${cx.table!.id} has no band holding ${value.toString()}`)
     },
+  },
+  key_values: {
+    doc: "The distinct values of a data set's one-column key, sorted: key_values(airports), the codes an unknown one is compared with (filter them with similarity for close matches).",
+    args: [{ table: 'dataset' }],
+    returns: { list: 'any' },
+    checkTable: oneKey,
+    impl: (_args, cx) => cx.rt.dataset(dataset(cx)).keyValues(),
   },
   history: {
     doc: "The rows of a key in order of effective date (empty when the key has none): history(minimum_wage, state).",

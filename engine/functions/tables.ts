@@ -48,6 +48,27 @@ export const tables: FunctionLibrary = {
       return bracket ? bracket.rate : cx.fail(`${cx.table!.id} has no bracket at ${at.toString()}`)
     },
   },
+  bracket_end: {
+    doc: 'The upper end of the bracket that taxes the next unit above an amount: the next bracket\'s floor (null in the top bracket): how much income fills the current bracket.',
+    args: [{ table: 'marginal_rate_schedule' }, 'number'],
+    returns: 'amount',
+    impl: ([, x], cx) => {
+      const at = amount(cx, x!, 'the amount')
+      const next = cx.rt.schedule(schedule(cx)).find((b) => compare(b.over, at) > 0)
+      return next ? next.over : null
+    },
+  },
+  rate_bracket_end: {
+    doc: 'The upper end of the first bracket taxed at a rate (null when it is the top bracket or no bracket has that rate): the income that fills a bracket named by its rate.',
+    args: [{ table: 'marginal_rate_schedule' }, 'number'],
+    returns: 'amount',
+    impl: ([, r], cx) => {
+      const rate = amount(cx, r!, 'the rate')
+      const brackets = cx.rt.schedule(schedule(cx))
+      const i = brackets.findIndex((b) => compare(b.rate, rate) === 0)
+      return i >= 0 && i + 1 < brackets.length ? brackets[i + 1]!.over : null
+    },
+  },
   lookup: {
     doc: 'The row of a keyed lookup in force on the calculation date, by its key columns in order; a missing row is an error.',
     args: [{ table: 'lookup' }, 'any'],

@@ -31,4 +31,17 @@ test('a rule set is called once per grid point, and minima finds each local mini
   assert.ok(citations.includes('Demo Act § 1'))
 })
 
+test('an optional list input left out maps to no items, and its for_each checks find nothing', async () => {
+  const { result } = await evaluate(catalog, 'demo.optional', {})
+  assert.equal(result, { sent: false, rooms: [], notes: [] })
+  const sent = await evaluate(catalog, 'demo.optional', { rooms: [{ name: 'A', seats: 3 }] })
+  assert.equal(sent.result, { sent: true, rooms: [{ name: 'A', doubled: 6 }], notes: [] })
+  try {
+    await evaluate(catalog, 'demo.optional', { rooms: [{ name: 'B', seats: 101 }] })
+    assert.unreachable('a room over 100 seats is refused')
+  } catch (e) {
+    assert.match(String((e as Error).message), /seats/)
+  }
+})
+
 test.run()

@@ -43,7 +43,8 @@ for (const transport of ['http', 'stdio'] as const) {
   test('lists every endpoint as a tool under its spec name, with the request schema as input', async () => {
     const { tools } = await clients[transport]!.listTools()
     const endpoints = catalog().endpoints
-    assert.equal(tools.map((t) => t.name).sort(), endpoints.map((e) => e.tool_name).sort())
+    const also = endpoints.flatMap((e) => (e.also_tools ?? []).map((t) => t.tool_name))
+    assert.equal(tools.map((t) => t.name).sort(), [...endpoints.map((e) => e.tool_name), ...also].sort())
     for (const e of endpoints) {
       const tool = tools.find((t) => t.name === e.tool_name)!
       assert.equal(tool.inputSchema, e.request, e.tool_name)
@@ -53,6 +54,28 @@ for (const transport of ['http', 'stdio'] as const) {
     for (const name of ['calculate_state_estate_tax', 'calculate_estate_tax', 'calculate_inherited_ira_schedule', 'calculate_optimal_qtip_election', 'optimize_annual_gifts', 'calculate_grat']) {
       assert.ok(tools.some((t) => t.name === name), name)
     }
+  })
+
+  test('a second tool on a path (analyze_backdoor_roth) takes the request cut to its fields and answers as the route does', async () => {
+    const { tools } = await clients[transport]!.listTools()
+    const tool = tools.find((t) => t.name === 'analyze_backdoor_roth')!
+    const endpoint = catalog().endpoints.find((e) => e.tool_name === 'calculate_ira_basis_and_conversion')!
+    const fields = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>)
+    assert.ok(fields.includes('conversions') && fields.includes('year_end_value'), 'the backdoor steps are in its input')
+    assert.not.ok(fields.includes('plan_elective_deferrals'), 'the mega-backdoor fields are not')
+    assert.equal(fields.sort(), [...endpoint.also_tools![0]!.fields].sort())
+    assert.match(tool.description ?? '', /same rules as calculate_ira_basis_and_conversion/)
+    const input = { filing_status: 'single', age_at_year_end: 40, compensation: 200000, modified_agi: 200000, traditional_contributions: 7500, deducted_contributions: 0, conversions: 7500, year_end_value: 92500 }
+    const result = await clients[transport]!.callTool({ name: 'analyze_backdoor_roth', arguments: input })
+    const http = await post(service, '/ira/form-8606', input)
+    assert.is(http.status, 200)
+    assert.not.ok(result.isError, text(result))
+    assert.is(text(result), http.text)
+    const refused = await clients[transport]!.callTool({ name: 'analyze_backdoor_roth', arguments: { ...input, plan_elective_deferrals: 24500 } })
+    assert.ok(refused.isError)
+    const body = JSON.parse(text(refused)) as { error: { code: string; details: { field: string }[] } }
+    assert.is(body.error.code, 'validation_error')
+    assert.equal(body.error.details.map((d) => d.field), ['plan_elective_deferrals'])
   })
 
   test('the state and federal estate tools return the HTTP route envelope, byte for byte', async () => {

@@ -33,6 +33,11 @@ test('lists every path of every manifest endpoint with its operation id and tool
       const op = doc.paths[path]?.post
       assert.ok(op, `${path} is missing`)
       assert.is(op['x-tool-name'], endpoint.tool_name, path)
+      // A path with a second MCP tool (SPEC's /ira/form-8606) names it, and its description says what it takes.
+      for (const tool of endpoint.also_tools ?? []) {
+        assert.ok((op['x-also-tools'] as string[]).includes(tool.tool_name), `${path} lists ${tool.tool_name}`)
+        assert.ok((op.description as string).includes(tool.tool_name), `${path} describes ${tool.tool_name}`)
+      }
       if (i === 0) assert.is(op.operationId, endpoint.operation_id, path)
       else assert.is(op['x-same-as'], endpoint.operation_id, path)
       assert.equal(op.requestBody.content['application/json'].schema, { $ref: `#/components/schemas/${endpoint.operation_id}_request` })

@@ -36,4 +36,10 @@ test('a query on what a data set does not index is refused at load, not scanned 
   ])
 })
 
+test('key_values() on a data set without a one-column key is refused at load', () => {
+  assert.equal(problems('key-values-without-key.yaml', 'rules/demo/sites.yaml'), [
+    'rules/demo/sites.yaml:11:23: demo.sites.hourly_minimum has no one-column key (key: [column]); key_values lists the values of such a key',
+  ])
+})
+
 test.run()

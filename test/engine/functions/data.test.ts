@@ -34,6 +34,11 @@ test('a value below the first band is an error, not a guess', async () => {
   }
 })
 
+test('key_values() lists the distinct values of a one-column key, sorted, each once', async () => {
+  // inspections.csv holds north three times and south once, north first.
+  assert.equal((await report({})).result.sites_inspected, ['north', 'south'])
+})
+
 test('history() is sorted by effective date; the row in force is the latest on or before the date', async () => {
   const on = async (date: string) => (await report({ on: date })).result.hourly_minimum
   assert.equal((await report({})).result.hourly_minimum_changes, ['2025-01-01', '2026-01-01', '2026-07-01'])

@@ -39,6 +39,14 @@ test('schedule and marginal_rate read the brackets', () => {
   assert.is(f('marginal_rate(schedule, 999)'), '"0.1"')
 })
 
+test('bracket_end and rate_bracket_end give the income that fills a bracket, null in the top one', () => {
+  assert.is(f('bracket_end(schedule, 400)'), '"1000"')
+  assert.is(f('bracket_end(schedule, 1000)'), 'null')
+  assert.is(f('rate_bracket_end(schedule, 0.1)'), '"1000"')
+  assert.is(f('rate_bracket_end(schedule, 0.2)'), 'null')
+  assert.is(f('rate_bracket_end(schedule, 0.3)'), 'null')
+})
+
 test('lookup and has_row take one key per key column, counted at load', () => {
   assert.is(f("lookup(rows, 'NY', 'A').rate"), '"0.05"')
   assert.is(f("has_row(rows, 'NY', 'B')"), 'false')
