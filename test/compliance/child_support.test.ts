@@ -1,0 +1,71 @@
+// POST /child-support/calculate over HTTP, and the analyst's path to the next period: a fixture copy
+// of the tables gets a made-up New York cap from 2028-03-01 as a dated value, nothing else; an order
+// dated after it reads it, an earlier order keeps the cap in force on its date.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { loadCatalog } from '../../engine/index.js'
+import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { post, startService } from '../helpers.js'
+
+const test = suite('child support')
+const PATH = '/child-support/calculate'
+// Combined 200,000 + 50,000 = 250,000, one child (17 %), share 0.8.
+const NY = { state: 'NY', children: 1, paying_parent_income: 200000, other_parent_income: 50000, income_period: 'annual' }
+
+/** A copy of the project's rules and tables with a made-up New York cap of $200,000 from 2028-03-01. */
+function catalogWith2028Cap() {
+  const dir = mkdtempSync(join(tmpdir(), 'child-support-next-cap-'))
+  cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
+  cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
+  const table = join(dir, 'tables', 'compliance', 'child_support.yaml')
+  const text = readFileSync(table, 'utf8')
+  const at = text.indexOf('  ny_combined_income_cap:\n')
+  const last = text.indexOf('      "2026-03-01":', at)
+  assert.ok(at >= 0 && last > at, 'the cap has a 2026-03-01 value')
+  // The new value goes at the end of the file, after the 2026 value's lines: no table follows the cap.
+  assert.not.match(text.slice(at + 3), /^  [a-z]/m, 'the cap is the last table of the file')
+  writeFileSync(table, text.trimEnd() + '\n      "2028-03-01": { value: "200_000", reference: { title: "fixture" } }\n')
+  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+}
+
+test('the example of the README answers, and a state not loaded answers 200 with loaded false and no amount', async () => {
+  const service = await startService()
+  try {
+    const tx = await post(service, PATH, { state: 'TX', order_date: '2026-01-15', children: 2, paying_parent_income: 6000 })
+    assert.is(tx.status, 200, tx.text)
+    assert.is(tx.json.result.guideline.monthly_amount, 1500)
+    const mt = await post(service, PATH, { state: 'mt', order_date: '2026-01-15', children: 2, paying_parent_income: 6000 })
+    assert.is(mt.status, 200, mt.text)
+    assert.is(mt.json.result.loaded, false)
+    assert.is(mt.json.result.guideline_model, 'melson')
+    assert.is(mt.json.result.guideline, undefined)
+    assert.not.match(mt.text, /monthly_amount/)
+    const zz = await post(service, PATH, { state: 'ZZ', order_date: '2026-01-15', children: 2, paying_parent_income: 6000 })
+    assert.is(zz.status, 400, zz.text)
+    assert.match(zz.text, /state/)
+    assert.match(zz.text, /WY/)
+  } finally {
+    await service.close()
+  }
+})
+
+test('a 2028 New York cap added by an analyst as a dated value is used from its date', async () => {
+  const service = await startService(catalogWith2028Cap())
+  try {
+    const r = await post(service, PATH, { ...NY, order_date: '2028-06-01' })
+    assert.is(r.status, 200, r.text)
+    assert.is(r.json.result.guideline.income_cap, 200000)
+    // 200,000 × 0.17 = 34,000; × 0.8 = 27,200 a year.
+    assert.is(r.json.result.guideline.annual_amount, 27200)
+    const before = await post(service, PATH, { ...NY, order_date: '2028-02-28' })
+    // 193,000 × 0.17 × 0.8 = 26,248.
+    assert.is(before.json.result.guideline.annual_amount, 26248)
+  } finally {
+    await service.close()
+  }
+})
+
+test.run()
