@@ -1,14 +1,9 @@
 // POST /child-support/calculate over HTTP, and the analyst's path to the next period: a fixture copy
 // of the tables gets a made-up New York cap from 2028-03-01 as a dated value, nothing else; an order
 // dated after it reads it, an earlier order keeps the cap in force on its date.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
-import { post, startService } from '../helpers.js'
+import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('child support')
 const PATH = '/child-support/calculate'
@@ -17,18 +12,16 @@ const NY = { state: 'NY', children: 1, paying_parent_income: 200000, other_paren
 
 /** A copy of the project's rules and tables with a made-up New York cap of $200,000 from 2028-03-01. */
 function catalogWith2028Cap() {
-  const dir = mkdtempSync(join(tmpdir(), 'child-support-next-cap-'))
-  cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
-  cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
-  const table = join(dir, 'tables', 'compliance', 'child_support.yaml')
-  const text = readFileSync(table, 'utf8')
-  const at = text.indexOf('  ny_combined_income_cap:\n')
-  const last = text.indexOf('      "2026-03-01":', at)
-  assert.ok(at >= 0 && last > at, 'the cap has a 2026-03-01 value')
-  // The new value goes at the end of the file, after the 2026 value's lines: no table follows the cap.
-  assert.not.match(text.slice(at + 3), /^  [a-z]/m, 'the cap is the last table of the file')
-  writeFileSync(table, text.trimEnd() + '\n      "2028-03-01": { value: "200_000", reference: { title: "fixture" } }\n')
-  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+  return catalogWithEdits({
+    'tables/compliance/child_support.yaml': (text) => {
+      const at = text.indexOf('  ny_combined_income_cap:\n')
+      const last = text.indexOf('      "2026-03-01":', at)
+      assert.ok(at >= 0 && last > at, 'the cap has a 2026-03-01 value')
+      // The new value goes at the end of the file, after the 2026 value's lines: no table follows the cap.
+      assert.not.match(text.slice(at + 3), /^  [a-z]/m, 'the cap is the last table of the file')
+      return text.trimEnd() + '\n      "2028-03-01": { value: "200_000", reference: { title: "fixture" } }\n'
+    },
+  })
 }
 
 test('the example of the README answers, and a state not loaded answers 200 with loaded false and no amount', async () => {

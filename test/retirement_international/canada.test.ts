@@ -2,14 +2,9 @@
 // fixture copy of the rules and tables gets a 2026-Q2 point in the OAS series (a made-up $750.00)
 // and nothing else; a request for that quarter then reads it, while the project's own catalog
 // refuses 2026-Q2 and lists the quarters loaded.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
-import { post, startService } from '../helpers.js'
+import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('Canadian retirement benefit')
 const PATH = '/canada/retirement-benefit'
@@ -17,16 +12,14 @@ const BODY = { oas_quarter: '2026-Q2', years_in_canada_after_18: 20, age: 80 }
 
 /** A copy of the project's rules and tables with a made-up 2026-Q2 OAS maximum of $750.00 added as a point. */
 function catalogWithNextQuarter() {
-  const dir = mkdtempSync(join(tmpdir(), 'canada-next-quarter-'))
-  cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
-  cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
-  const table = join(dir, 'tables', 'retirement_international', 'canada.yaml')
-  const text = readFileSync(table, 'utf8')
-  // The new point goes just before the next table, after the 2026-Q1 point of the series.
-  const next = '  oas_increase_at_75:\n'
-  assert.ok(text.includes('"2026-Q1":') && text.includes(next), 'the table is laid out as the fixture expects')
-  writeFileSync(table, text.replace(next, '      "2026-Q2": { value: "750.00", reference: { title: "fixture" } }\n' + next))
-  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+  return catalogWithEdits({
+    'tables/retirement_international/canada.yaml': (text) => {
+      // The new point goes just before the next table, after the 2026-Q1 point of the series.
+      const next = '  oas_increase_at_75:\n'
+      assert.ok(text.includes('"2026-Q1":') && text.includes(next), 'the table is laid out as the fixture expects')
+      return text.replace(next, '      "2026-Q2": { value: "750.00", reference: { title: "fixture" } }\n' + next)
+    },
+  })
 }
 
 test('the loaded catalog refuses 2026-Q2 and names the loaded quarters', async () => {

@@ -2,14 +2,9 @@
 // copy of the rules and tables gets a 2026-05 point in each segment-rate series, a 2027 age-65
 // maximum and 2027 in the manifest's supported years, nothing else; requests then read those
 // figures, while the project's own catalog still refuses them and lists what is loaded.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
-import { post, startService } from '../helpers.js'
+import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('pension lump sum against annuity')
 const PATH = '/pension/lump-sum-comparison'
@@ -17,29 +12,27 @@ const BODY = { termination_year: 2027, age_at_benefit_start: 62, monthly_annuity
 
 /** A copy of the project's rules and tables with a made-up 2027 age-65 maximum of $8,000.00 added as a dated value. */
 function catalogWith2027() {
-  const dir = mkdtempSync(join(tmpdir(), 'pension-next-year-'))
-  cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
-  cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
-  const table = join(dir, 'tables', 'retirement_international', 'pension.yaml')
-  const text = readFileSync(table, 'utf8')
-  // The 2027 value goes after the 2026 one, at the end of the parameter's `values:`.
-  const next = '  pbgc_age_factors:\n'
-  assert.ok(text.includes('"2026-01-01":') && text.includes(next), 'the table is laid out as the fixture expects')
-  let edited = text.replace(next, '      "2027-01-01": { value: "8000.00" }\n' + next)
-  // A made-up May 2026 row, 5% in every segment, after April's point of each series.
-  for (const series of ['first_segment_rate', 'second_segment_rate', 'third_segment_rate']) {
-    const at = edited.indexOf(`  ${series}:\n`)
-    const april = edited.indexOf('      "2026-04":', at)
-    const lineEnd = edited.indexOf('\n', april) + 1
-    assert.ok(at >= 0 && april > at, `${series} has an April 2026 point`)
-    edited = edited.slice(0, lineEnd) + '      "2026-05": { value: "0.05", reference: { title: "fixture" } }\n' + edited.slice(lineEnd)
-  }
-  writeFileSync(table, edited)
-  const manifest = join(dir, 'rules', 'endpoints', 'pension_lump_sum.yaml')
-  const m = readFileSync(manifest, 'utf8')
-  assert.ok(m.includes('supported: [2025, 2026]'))
-  writeFileSync(manifest, m.replace('supported: [2025, 2026]', 'supported: [2025, 2026, 2027]'))
-  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+  return catalogWithEdits({
+    'tables/retirement_international/pension.yaml': (text) => {
+      // The 2027 value goes after the 2026 one, at the end of the parameter's `values:`.
+      const next = '  pbgc_age_factors:\n'
+      assert.ok(text.includes('"2026-01-01":') && text.includes(next), 'the table is laid out as the fixture expects')
+      let edited = text.replace(next, '      "2027-01-01": { value: "8000.00" }\n' + next)
+      // A made-up May 2026 row, 5% in every segment, after April's point of each series.
+      for (const series of ['first_segment_rate', 'second_segment_rate', 'third_segment_rate']) {
+        const at = edited.indexOf(`  ${series}:\n`)
+        const april = edited.indexOf('      "2026-04":', at)
+        const lineEnd = edited.indexOf('\n', april) + 1
+        assert.ok(at >= 0 && april > at, `${series} has an April 2026 point`)
+        edited = edited.slice(0, lineEnd) + '      "2026-05": { value: "0.05", reference: { title: "fixture" } }\n' + edited.slice(lineEnd)
+      }
+      return edited
+    },
+    'rules/endpoints/pension_lump_sum.yaml': (m) => {
+      assert.ok(m.includes('supported: [2025, 2026]'))
+      return m.replace('supported: [2025, 2026]', 'supported: [2025, 2026, 2027]')
+    },
+  })
 }
 
 test('the loaded catalog refuses 2027 and names the loaded years', async () => {

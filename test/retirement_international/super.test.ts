@@ -2,14 +2,9 @@
 // year: a fixture copy of the rules and tables gets a "2026-27" point in financial_years and a
 // made-up concessional cap dated 2026-07-01, nothing else; a 2026-27 request then reads that cap
 // and the 2025-26 figures still in force, while the project's own catalog refuses 2026-27.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
-import { post, startService } from '../helpers.js'
+import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('superannuation contributions')
 const PATH = '/australia/superannuation/contributions'
@@ -17,19 +12,17 @@ const BODY = { financial_year: '2026-27', ordinary_time_earnings: [10000, 10000,
 
 /** A copy of the project's rules and tables with 2026-27 loaded and a made-up cap of $32,500 from 2026-07-01. */
 function catalogWith2026_27() {
-  const dir = mkdtempSync(join(tmpdir(), 'super-next-year-'))
-  cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
-  cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
-  const table = join(dir, 'tables', 'retirement_international', 'super.yaml')
-  let text = readFileSync(table, 'utf8')
-  const point = '      "2025-26": {'
-  assert.ok(text.includes(point), 'financial_years has its 2025-26 point')
-  text = text.replace(point, '      "2026-27": { value: "2026", reference: { title: "fixture" } }\n' + point)
-  const next = '  carry_forward_balance_threshold:\n'
-  assert.ok(text.includes(next), 'the concessional cap is followed by the carry-forward threshold')
-  text = text.replace(next, '      "2026-07-01": { value: "32_500", reference: { title: "fixture" } }\n' + next)
-  writeFileSync(table, text)
-  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+  return catalogWithEdits({
+    'tables/retirement_international/super.yaml': (text) => {
+      const point = '      "2025-26": {'
+      assert.ok(text.includes(point), 'financial_years has its 2025-26 point')
+      text = text.replace(point, '      "2026-27": { value: "2026", reference: { title: "fixture" } }\n' + point)
+      const next = '  carry_forward_balance_threshold:\n'
+      assert.ok(text.includes(next), 'the concessional cap is followed by the carry-forward threshold')
+      text = text.replace(next, '      "2026-07-01": { value: "32_500", reference: { title: "fixture" } }\n' + next)
+      return text
+    },
+  })
 }
 
 test('the loaded catalog refuses 2026-27 and names the loaded years', async () => {
