@@ -42,6 +42,7 @@ const parameter = {
     kind: { const: 'parameter' },
     label: { type: 'string' },
     description: { type: 'string' },
+    section: { ...name, description: 'The topic this parameter belongs to in a file that groups several (a jurisdiction\'s minimum wage, overtime, sick leave).' },
     unit: { type: 'string' },
     reference,
     values: dated(['value'], { value: { anyOf: [exact, { type: 'string' }, { type: 'boolean' }] } }),
