@@ -9,7 +9,7 @@
 import { at, type Dated, type FamilyMember, type ParameterEntry, type Scalar } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, Lambda, ValueType } from './spec.js'
-import { date, text } from './values.js'
+import { date, list, text } from './values.js'
 
 const family = { family: true } as const
 
@@ -66,14 +66,17 @@ export const families: FunctionLibrary = {
     },
   },
   member_parameters: {
-    doc: "Every parameter of a member, in file order, as records { name, section, label, unit, references, first_effective, history }, whose history lists the dated values { effective, value, references, unverified } in force at some time from one date through another (the one in force on the first, then each change up to the second); each value listed is cited. A parameter with no value in that window has an empty history. value is of any type (each parameter its own).",
-    args: [family, 'text', 'date', 'date'],
+    doc: "Every parameter of a member, in file order, as records { name, section, label, unit, references, first_effective, history }, whose history lists the dated values { effective, value, references, unverified } in force at some time from one date through another (the one in force on the first, then each change up to the second); each value listed is cited. A fifth argument, a list of sections, keeps only the parameters of those sections (and cites only theirs). A parameter with no value in that window has an empty history. value is of any type (each parameter its own).",
+    args: [family, 'text', 'date', 'date', { list: 'text' }],
+    required: 4,
     returns: { list: PARAMETER },
-    impl: ([, m, f, t], cx) => {
+    impl: ([, m, f, t, s], cx) => {
       const from = date(cx, f!, 'the start')
       const through = date(cx, t!, 'the end')
       if (through < from) return cx.fail(`the end ${through} is before the start ${from}`)
-      return [...member(cx, m!).parameters.values()].map((p: ParameterEntry) => {
+      const sections = s === undefined || s === null ? undefined : list(cx, s, 'the sections').map((v) => text(cx, v, 'a section'))
+      const chosen = [...member(cx, m!).parameters.values()].filter((p) => !sections || (p.section !== undefined && sections.includes(p.section)))
+      return chosen.map((p: ParameterEntry) => {
         const inForce = at(p.history, from)
         const listed = p.history.filter((h) => h === inForce || (h.from > from && h.from <= through))
         for (const h of listed) cx.rt.citeValue(p, h)

@@ -54,6 +54,8 @@ test('the parameters of a member list the values of a window with their referenc
   assert.is(rate.history[1]!.unverified, 'not checked')
   assert.ok(citations.includes('Fixture A announcement 2026'))
   assert.ok(notes.includes('Fixture A hourly rate: not checked'))
+  // A list of sections keeps only theirs.
+  assert.equal(result.other_section, [])
 })
 
 test('the coverage of a member gives each parameter its section and first and last dates, citing nothing', async () => {
