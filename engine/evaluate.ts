@@ -229,6 +229,9 @@ class Scope implements Runtime {
     if (dated.unverified) this.ev.collector.note(`${entry.label}: ${dated.unverified}`)
     this.ev.trace(entry, dated)
   }
+  dataDate(asOf: string): void {
+    if (asOf > this.ev.collector.asOf) this.ev.collector.asOf = asOf
+  }
 }
 
 class Evaluation {

@@ -323,6 +323,9 @@ export class LambdaScope implements Runtime {
   citeValue(entry: ParameterEntry, dated: Dated<Scalar>): void {
     this.parent.citeValue(entry, dated)
   }
+  dataDate(asOf: string): void {
+    this.parent.dataDate(asOf)
+  }
 }
 
 /** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */

@@ -27,6 +27,8 @@ export interface Runtime {
   family(id: string): TableFamily | undefined
   /** Cite a dated value listed in the answer (a family member's history): its table's and its own references, its caveat as a note. */
   citeValue(entry: ParameterEntry, dated: Dated<Scalar>): void
+  /** Date the answer by a file it describes without reading a figure of it (a coverage report). */
+  dataDate(asOf: string): void
 }
 
 export type Compiled = (rt: Runtime) => Value

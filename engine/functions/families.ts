@@ -93,11 +93,12 @@ export const families: FunctionLibrary = {
     },
   },
   member_coverage: {
-    doc: "What a member holds, without reading a figure (nothing cited): { as_of, parameters }, each parameter { name, section, first_effective, last_effective }: for a coverage report and the range of dates it can answer.",
+    doc: "What a member holds, without reading a figure (nothing cited; the answer is dated by the file's as_of): { as_of, parameters }, each parameter { name, section, first_effective, last_effective }: for a coverage report and the range of dates it can answer.",
     args: [family, 'text'],
     returns: { record: { as_of: 'date', parameters: { list: { record: { name: 'text', section: 'text', first_effective: 'date', last_effective: 'date' } } } } },
     impl: ([, m], cx) => {
       const found = member(cx, m!)
+      cx.rt.dataDate(found.as_of)
       return {
         as_of: found.as_of,
         parameters: [...found.parameters.values()].map((p) => ({
