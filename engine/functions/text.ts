@@ -81,6 +81,34 @@ export const texts: FunctionLibrary = {
       return typeof compiled === 'string' ? cx.fail(compiled) : compiled.test(text(cx, t!, 'the text'))
     },
   },
+  match_position: {
+    doc: 'Where a pattern (RE2) first matches in the text, in characters from 0 (Unicode code points, as length counts them); null when it matches nowhere: match_position(caption, pattern) < visible_characters: a disclosure stands before the caption is cut.',
+    args: ['text', 'text'],
+    returns: 'integer',
+    pure: true,
+    checkLiteral: (index, value) => {
+      if (index !== 1 || typeof value !== 'string') return undefined
+      const p = pattern(value)
+      return typeof p === 'string' ? p : undefined
+    },
+    impl: ([t, p], cx) => {
+      const compiled = pattern(text(cx, p!, 'the pattern'))
+      if (typeof compiled === 'string') return cx.fail(compiled)
+      const subject = text(cx, t!, 'the text')
+      compiled.lastIndex = 0
+      const found = compiled.exec(subject)
+      // re2-wasm, compiled with `u`, answers the index in code points (an emoji before the match is
+      // one), as `length` counts; the test pins it.
+      return found ? new Dec(found.index) : null
+    },
+  },
+  length: {
+    doc: 'The number of characters of a text (Unicode code points: an emoji is one, as JSON Schema maxLength counts).',
+    args: ['text'],
+    returns: 'integer',
+    pure: true,
+    impl: ([t], cx) => new Dec([...text(cx, t!, 'the text')].length),
+  },
   similarity: {
     doc: 'How alike two texts are, from 0 to 1: 1 − (Levenshtein edit distance ÷ the longer length), on the texts as given (normalise them first to ignore case and punctuation); two empty texts are 1.',
     args: ['text', 'text'],
