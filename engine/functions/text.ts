@@ -11,7 +11,7 @@ import { distance } from 'fastest-levenshtein'
 import { RE2 } from 're2-wasm'
 import { Dec, isDec } from '../decimal.js'
 import type { FunctionLibrary } from './spec.js'
-import { describe, text } from './values.js'
+import { describe, list, text } from './values.js'
 
 /** Compiled patterns by source: each is compiled once per process. */
 const PATTERNS = new Map<string, RE2>()
@@ -108,6 +108,27 @@ export const texts: FunctionLibrary = {
     returns: 'integer',
     pure: true,
     impl: ([t], cx) => new Dec([...text(cx, t!, 'the text')].length),
+  },
+  split: {
+    doc: 'The parts of a text between the separator (literal text, not a pattern), in order: split(\'a, b\', \', \') is [\'a\', \'b\']; an empty separator is an error.',
+    args: ['text', 'text'],
+    returns: { list: 'text' },
+    pure: true,
+    impl: ([t, sep], cx) => {
+      const separator = text(cx, sep!, 'the separator')
+      if (separator === '') return cx.fail('split() needs a separator of at least one character')
+      return text(cx, t!, 'the text').split(separator)
+    },
+  },
+  join: {
+    doc: 'The texts of a list joined by a separator: join(split(normalize_text(brand), \' \'), \'\') writes "Dr. Pepper" as "drpepper", as a hashtag does.',
+    args: [{ list: 'text' }, 'text'],
+    returns: 'text',
+    pure: true,
+    impl: ([l, sep], cx) => {
+      const separator = text(cx, sep!, 'the separator')
+      return list(cx, l!, 'the list of join()').map((v) => text(cx, v, 'an item of join()')).join(separator)
+    },
   },
   similarity: {
     doc: 'How alike two texts are, from 0 to 1: 1 − (Levenshtein edit distance ÷ the longer length), on the texts as given (normalise them first to ignore case and punctuation); two empty texts are 1.',

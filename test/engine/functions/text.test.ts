@@ -67,4 +67,14 @@ test('length counts code points, as JSON Schema maxLength does', () => {
   assert.is((formula("length('')") as Dec).toString(), '0')
 })
 
+test('split cuts at a literal separator and join puts a list back together', () => {
+  assert.equal(formula("split('a, b, c', ', ')"), ['a', 'b', 'c'])
+  assert.equal(formula("split('a.b', '.')"), ['a', 'b'], 'the separator is literal, not a pattern')
+  assert.equal(formula("split('', ',')"), [''])
+  assert.is(formula("join(split(normalize_text('Dr. Pepper'), ' '), '')"), 'drpepper')
+  assert.is(formula("join(['x'], '-')"), 'x')
+  assert.is(formula("join([], '-')"), '')
+  assert.throws(() => formula("split('abc', '')"), /at least one character/)
+})
+
 test.run()
