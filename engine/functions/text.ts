@@ -11,7 +11,7 @@ import { distance } from 'fastest-levenshtein'
 import { RE2 } from 're2-wasm'
 import { Dec, isDec } from '../decimal.js'
 import type { FunctionLibrary } from './spec.js'
-import { describe, text } from './values.js'
+import { describe, list, text } from './values.js'
 
 /** Compiled patterns by source: each is compiled once per process. */
 const PATTERNS = new Map<string, RE2>()
@@ -79,6 +79,55 @@ export const texts: FunctionLibrary = {
     impl: ([t, p], cx) => {
       const compiled = pattern(text(cx, p!, 'the pattern'))
       return typeof compiled === 'string' ? cx.fail(compiled) : compiled.test(text(cx, t!, 'the text'))
+    },
+  },
+  match_position: {
+    doc: 'Where a pattern (RE2) first matches in the text, in characters from 0 (Unicode code points, as length counts them); null when it matches nowhere: match_position(caption, pattern) < visible_characters: a disclosure stands before the caption is cut.',
+    args: ['text', 'text'],
+    returns: 'integer',
+    pure: true,
+    checkLiteral: (index, value) => {
+      if (index !== 1 || typeof value !== 'string') return undefined
+      const p = pattern(value)
+      return typeof p === 'string' ? p : undefined
+    },
+    impl: ([t, p], cx) => {
+      const compiled = pattern(text(cx, p!, 'the pattern'))
+      if (typeof compiled === 'string') return cx.fail(compiled)
+      const subject = text(cx, t!, 'the text')
+      compiled.lastIndex = 0
+      const found = compiled.exec(subject)
+      // re2-wasm, compiled with `u`, answers the index in code points (an emoji before the match is
+      // one), as `length` counts; the test pins it.
+      return found ? new Dec(found.index) : null
+    },
+  },
+  length: {
+    doc: 'The number of characters of a text (Unicode code points: an emoji is one, as JSON Schema maxLength counts).',
+    args: ['text'],
+    returns: 'integer',
+    pure: true,
+    impl: ([t], cx) => new Dec([...text(cx, t!, 'the text')].length),
+  },
+  split: {
+    doc: 'The parts of a text between the separator (literal text, not a pattern), in order: split(\'a, b\', \', \') is [\'a\', \'b\']; an empty separator is an error.',
+    args: ['text', 'text'],
+    returns: { list: 'text' },
+    pure: true,
+    impl: ([t, sep], cx) => {
+      const separator = text(cx, sep!, 'the separator')
+      if (separator === '') return cx.fail('split() needs a separator of at least one character')
+      return text(cx, t!, 'the text').split(separator)
+    },
+  },
+  join: {
+    doc: 'The texts of a list joined by a separator: join(split(normalize_text(brand), \' \'), \'\') writes "Dr. Pepper" as "drpepper", as a hashtag does.',
+    args: [{ list: 'text' }, 'text'],
+    returns: 'text',
+    pure: true,
+    impl: ([l, sep], cx) => {
+      const separator = text(cx, sep!, 'the separator')
+      return list(cx, l!, 'the list of join()').map((v) => text(cx, v, 'an item of join()')).join(separator)
     },
   },
   similarity: {

@@ -46,4 +46,35 @@ test('a function is only where a function is taken', () => {
   assert.throws(() => formula("upper(x => x)"), (e: unknown) => e instanceof CompileError && /takes no function/.test((e as Error).message))
 })
 
+test('match_position counts characters from 0 up to the first match, null for none', () => {
+  assert.is((formula("match_position('Loving it #ad', '(?i)#AD\\\\b')") as Dec).toString(), '10')
+  assert.is((formula("match_position('#ad first, #ad again', '#ad')") as Dec).toString(), '0')
+  assert.is(formula("match_position('no disclosure', '#ad')"), null)
+  // An emoji is one character, though JavaScript counts it as two UTF-16 units.
+  assert.is((formula('match_position(t, p)', { t: '😀😀 #ad', p: '#ad' }) as Dec).toString(), '3')
+  assert.throws(() => formula("match_position(x, '(a)\\\\1')", { x: 'aa' }), /not one RE2 accepts/)
+})
+
+test('match_position is not thrown off by an earlier call on the same pattern', () => {
+  // A compiled pattern is shared; a global one would keep its lastIndex between calls.
+  assert.is((formula("match_position('xx #ad', '#ad')") as Dec).toString(), '3')
+  assert.is((formula("match_position('#ad', '#ad')") as Dec).toString(), '0')
+})
+
+test('length counts code points, as JSON Schema maxLength does', () => {
+  assert.is((formula("length('abc')") as Dec).toString(), '3')
+  assert.is((formula('length(t)', { t: '😀é' }) as Dec).toString(), '2')
+  assert.is((formula("length('')") as Dec).toString(), '0')
+})
+
+test('split cuts at a literal separator and join puts a list back together', () => {
+  assert.equal(formula("split('a, b, c', ', ')"), ['a', 'b', 'c'])
+  assert.equal(formula("split('a.b', '.')"), ['a', 'b'], 'the separator is literal, not a pattern')
+  assert.equal(formula("split('', ',')"), [''])
+  assert.is(formula("join(split(normalize_text('Dr. Pepper'), ' '), '')"), 'drpepper')
+  assert.is(formula("join(['x'], '-')"), 'x')
+  assert.is(formula("join([], '-')"), '')
+  assert.throws(() => formula("split('abc', '')"), /at least one character/)
+})
+
 test.run()
