@@ -20,7 +20,7 @@ import { earliestCommonDate, reachable } from './reach.js'
 import { round } from './round.js'
 import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import type { DatasetStore } from './data/store.js'
-import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type Bracket } from './tables.js'
+import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type TableFamily, type Bracket } from './tables.js'
 import type { Runtime, Value } from './types.js'
 
 export interface ParameterRead {
@@ -219,6 +219,18 @@ class Scope implements Runtime {
   inForce(entry: TableEntry, date: string): boolean {
     if (entry.kind === 'series' || entry.kind === 'dataset') return true
     return at<unknown>(entry.history, date) !== undefined
+  }
+  family(id: string): TableFamily | undefined {
+    return this.ev.catalog.families?.get(id)
+  }
+  citeValue(entry: ParameterEntry, dated: Dated<Scalar>): void {
+    this.ev.use(entry)
+    this.ev.collector.cite(dated.references)
+    if (dated.unverified) this.ev.collector.note(`${entry.label}: ${dated.unverified}`)
+    this.ev.trace(entry, dated)
+  }
+  dataDate(asOf: string): void {
+    if (asOf > this.ev.collector.asOf) this.ev.collector.asOf = asOf
   }
 }
 

@@ -15,7 +15,7 @@ import type { CallContext, FunctionSpec, Lambda } from './functions/spec.js'
 import { isDate } from './functions/values.js'
 import { locate } from './locate.js'
 import type { DatasetStore } from './data/store.js'
-import type { Bracket, DatasetEntry, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from './tables.js'
+import type { Dated, TableFamily, Bracket, DatasetEntry, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from './tables.js'
 import type { PathSegment } from './source.js'
 import type { Compiled, Runtime, Value } from './types.js'
 
@@ -317,6 +317,15 @@ export class LambdaScope implements Runtime {
   inForce(entry: TableEntry, date: string): boolean {
     return this.parent.inForce(entry, date)
   }
+  family(id: string): TableFamily | undefined {
+    return this.parent.family(id)
+  }
+  citeValue(entry: ParameterEntry, dated: Dated<Scalar>): void {
+    this.parent.citeValue(entry, dated)
+  }
+  dataDate(asOf: string): void {
+    this.parent.dataDate(asOf)
+  }
 }
 
 /** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */
@@ -365,9 +374,16 @@ function call(node: Node, ctx: Ctx): Compiled {
     throw new CompileError(`${name}() takes ${count} argument(s), got ${argNodes.length}`, 0, callee)
   }
   let table: TableEntry | undefined
+  let familyId: string | undefined
   const lambdas: ((rt: Runtime) => Lambda)[] = []
   const args: Compiled[] = argNodes.map((arg, i) => {
     const want = spec.args[i] ?? spec.rest!
+    if (typeof want === 'object' && 'family' in want) {
+      if (arg.type !== 'Literal' || typeof arg.value !== 'string') throw new CompileError(`${name}() takes a table family named as text (such as 'employment.law') as argument ${i + 1}`, 0, arg)
+      const id = arg.value
+      familyId = id
+      return () => id
+    }
     if (typeof want === 'object' && 'table' in want) {
       const piece = compile(arg, ctx)
       const entry = piece.table ?? piece.parameter
@@ -403,6 +419,11 @@ function call(node: Node, ctx: Ctx): Compiled {
     // One context per call site; a nested evaluation of the same site (through a lambda) restores it.
     const outer = cx.rt
     cx.rt = rt
+    if (familyId !== undefined) {
+      const family = rt.family(familyId)
+      if (!family) throw new EvaluationError(`${name}(): no table family ${familyId}${where}`)
+      cx.family = family
+    }
     try {
       return impl(values, cx)
     } finally {

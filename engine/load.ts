@@ -19,7 +19,7 @@ import { compileRuleSet, type RuleSet } from './ruleset.js'
 import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema, type EndpointFile, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { openDatasets } from './data/store.js'
-import { at, compileEntry, type DatasetEntry, type TableEntry } from './tables.js'
+import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
 import { reachable } from './reach.js'
 import { libraryFunction } from './functions/index.js'
@@ -34,6 +34,8 @@ export interface Catalog {
   ruleSets: Map<string, RuleSet>
   tables: Map<string, TableEntry>
   endpoints: Endpoint[]
+  /** The tables files of each folder as a family (tables.ts `buildFamilies`). */
+  families?: Map<string, TableFamily>
 }
 
 export interface LoadOptions {
@@ -184,6 +186,8 @@ export function loadCatalog(options: LoadOptions): Catalog {
     }
   }
 
+  const families = buildFamilies(tables)
+
   const shared = new Map<string, Rounding>()
   const sharedRaw = (serviceSource?.data as { roundings?: Record<string, { step: string; mode: Rounding['mode'] }> } | undefined)?.roundings
   for (const [name, r] of Object.entries(sharedRaw ?? {})) shared.set(name, rounding(r.step, r.mode))
@@ -249,7 +253,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
     const rs = ruleSets.get(id)
     if (!rs || !clean.has(id)) return { record: 'open' }
     outputs.set(id, { record: 'open' }) // a cycle of calls reads an open record
-    const { problems: found, output } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf)
+    const { problems: found, output } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf, families)
     for (const p of found) problems.push(ruleSources.get(id)!.problem(p.path, p.message, p.index))
     outputs.set(id, output)
     rs.outputType = output
@@ -288,7 +292,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   }
 
   if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
-  return { service, ruleSets, tables, endpoints }
+  return { service, ruleSets, tables, endpoints, families }
 }
 
 function locate(source: { file: string }, path: PathSegment[], message: string): Problem {

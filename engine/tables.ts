@@ -47,6 +47,8 @@ interface EntryBase {
 export interface ParameterEntry extends EntryBase {
   kind: 'parameter'
   unit: string
+  /** The topic it belongs to, where its file groups several (`section:`). */
+  section?: string
   history: Dated<Scalar>[]
 }
 export interface ScheduleEntry extends EntryBase {
@@ -141,7 +143,7 @@ export function compileEntry(source: SourceFile, fileId: string, name: string, r
   }
   switch (raw.kind) {
     case 'parameter':
-      return { ...base, kind: 'parameter', unit: raw.unit, history: history(raw.values, (item) => scalar(item.value)) }
+      return { ...base, kind: 'parameter', unit: raw.unit, ...(raw.section ? { section: raw.section } : {}), history: history(raw.values, (item) => scalar(item.value)) }
     case 'marginal_rate_schedule':
       return { ...base, kind: 'marginal_rate_schedule', history: history(raw.values, (item, at) => brackets(source, [...item.brackets], at, problems)) }
     case 'lookup': {
@@ -264,4 +266,42 @@ function rows(
     index.set(key, out)
   })
   return index
+}
+
+/** One member of a table family: one tables file of the family's folder, by its file stem. */
+export interface FamilyMember {
+  /** The file stem: `ca` for tables/employment/law/ca.yaml. */
+  name: string
+  file: string
+  as_of: string
+  /** Its parameters by name (its other kinds of table are read by their full id, as ever). */
+  parameters: Map<string, ParameterEntry>
+}
+
+/**
+ * A table family: the tables files of one folder, sharing a shape (tables/employment/law/*.yaml is
+ * family `employment.law`), each a member keyed by its file stem, sorted.
+ */
+export interface TableFamily {
+  id: string
+  members: Map<string, FamilyMember>
+}
+
+/** Every folder of tables files as a family of its files. @api private */
+export function buildFamilies(tables: Map<string, TableEntry>): Map<string, TableFamily> {
+  const families = new Map<string, TableFamily>()
+  for (const entry of tables.values()) {
+    const fileId = entry.id.slice(0, entry.id.length - entry.name.length - 1)
+    const dot = fileId.lastIndexOf('.')
+    if (dot < 0) continue
+    const id = fileId.slice(0, dot)
+    const stem = fileId.slice(dot + 1)
+    let family = families.get(id)
+    if (!family) families.set(id, (family = { id, members: new Map() }))
+    let member = family.members.get(stem)
+    if (!member) family.members.set(stem, (member = { name: stem, file: entry.file, as_of: entry.as_of, parameters: new Map() }))
+    if (entry.kind === 'parameter') member.parameters.set(entry.name, entry)
+  }
+  for (const family of families.values()) family.members = new Map([...family.members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  return families
 }

@@ -12,7 +12,7 @@ import type jsep from 'jsep'
 import { isoDateProblem } from './calendar.js'
 import type { ArgType, FunctionSpec, ValueType } from './functions/spec.js'
 import { locate, type Span } from './locate.js'
-import type { TableEntry } from './tables.js'
+import type { TableEntry, TableFamily } from './tables.js'
 import { Dec } from './decimal.js'
 import type { Value } from './types.js'
 
@@ -26,6 +26,10 @@ export interface TypeEnv {
   table(name: string): TableEntry | undefined
   /** A function by name: the rule set's own first, then the library. */
   fn(name: string): FunctionSpec | undefined
+  /** A table family by its folder id (`employment.law`), where the catalog is known. */
+  family?(name: string): TableFamily | undefined
+  /** The ids of every family, for the message naming an unknown one. */
+  familyNames?(): string[]
 }
 
 export interface TypeProblem {
@@ -52,6 +56,7 @@ export function typeName(t: ValueType | ArgType): string {
     if ('list' in t) return t.list === ANY ? 'a list' : `a list of ${plural(t.list)}`
     if ('record' in t) return 'a record'
     if ('table' in t) return `a ${t.table.replace(/_/g, '-')} table`
+    if ('family' in t) return 'a table family named as text'
     return `a function of ${t.lambda} argument(s)`
   }
   switch (t) {
@@ -333,8 +338,18 @@ function call(node: Node, env: TypeEnv, ctx: Ctx): ValueType {
   const wantOf = (i: number): ArgType => spec.args[i] ?? spec.rest!
   // Lambdas are typed after the other arguments: their parameters take their types from them.
   const types: ValueType[] = args.map(() => ANY)
+  let family: TableFamily | undefined
   args.forEach((arg, i) => {
     const want = wantOf(i)
+    if (typeof want === 'object' && 'family' in want) {
+      if (arg.type !== 'Literal' || typeof arg.value !== 'string') ctx.report(arg, `${name}() takes a table family named as text (such as 'employment.law') as argument ${i + 1}`)
+      else if (env.family) {
+        family = env.family(arg.value)
+        if (!family) ctx.report(arg, `no table family '${arg.value}'; the families are ${(env.familyNames?.() ?? []).join(', ')}`)
+      }
+      types[i] = 'text'
+      return
+    }
     if (typeof want === 'object' && 'table' in want) {
       const names = chain(arg)
       const table = names ? env.table(names.map((n) => String(n.name)).join('.')) : undefined
@@ -382,6 +397,16 @@ function call(node: Node, env: TypeEnv, ctx: Ctx): ValueType {
   })
   const impossible = foldProblem(spec, args)
   if (impossible) return ctx.report(callee, `${name}(): ${impossible}`)
+  if (spec.parameterArg !== undefined && family) {
+    // A parameter named as a literal: its type across the members that have it (the union).
+    const named = args[spec.parameterArg]
+    if (named?.type === 'Literal' && typeof named.value === 'string') {
+      const found = [...family.members.values()].map((m) => m.parameters.get(named.value as string)).filter((p): p is NonNullable<typeof p> => p !== undefined)
+      // No member has it yet (a table the members will carry once loaded): any, read as null until then.
+      return found.length === 0 ? ANY : found.map(tableType).reduce(join)
+    }
+    return ANY
+  }
   return typeof spec.returns === 'function' ? spec.returns(types) : spec.returns
 }
 

@@ -3,7 +3,7 @@
  */
 import type { Dec } from './decimal.js'
 import type { DatasetStore } from './data/store.js'
-import type { DatasetEntry, LookupEntry, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, Bracket, LookupRow, TableEntry } from './tables.js'
+import type { DatasetEntry, Dated, LookupEntry, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, Bracket, LookupRow, TableEntry, TableFamily } from './tables.js'
 
 /** A value in a formula: amounts are decimals, never binary floats. */
 export type Value = Dec | string | boolean | null | Value[] | { [key: string]: Value }
@@ -23,6 +23,12 @@ export interface Runtime {
   dataset(entry: DatasetEntry): DatasetStore
   /** Whether a dated table has a value in force on a date. */
   inForce(entry: TableEntry, date: string): boolean
+  /** A table family of the catalog, by its folder id. */
+  family(id: string): TableFamily | undefined
+  /** Cite a dated value listed in the answer (a family member's history): its table's and its own references, its caveat as a note. */
+  citeValue(entry: ParameterEntry, dated: Dated<Scalar>): void
+  /** Date the answer by a file it describes without reading a figure of it (a coverage report). */
+  dataDate(asOf: string): void
 }
 
 export type Compiled = (rt: Runtime) => Value

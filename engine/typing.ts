@@ -12,7 +12,7 @@ import type { PathSegment } from './source.js'
 import type { CompiledExpression } from './expression.js'
 import type { FunctionSpec, ValueType } from './functions/spec.js'
 import type { InputSpec, Node, RuleSet, ScopeDef, Template } from './ruleset.js'
-import type { TableEntry } from './tables.js'
+import type { TableEntry, TableFamily } from './tables.js'
 import { ANY, accepts, checkTypes, typeName, type TypeEnv } from './typecheck.js'
 
 export interface TypedProblem {
@@ -52,6 +52,7 @@ export function typeRuleSet(
   tables: (name: string) => TableEntry | undefined,
   functions: (name: string) => FunctionSpec | undefined,
   called: (id: string) => ValueType = () => ({ record: 'open' }),
+  families: Map<string, TableFamily> = new Map(),
 ): { problems: TypedProblem[]; output: ValueType } {
   const problems: TypedProblem[] = []
   const inputs = new Map<string, ValueType>()
@@ -66,7 +67,13 @@ export function typeRuleSet(
       return { record }
     }
     if (!e.ast || e.text === undefined) return ANY
-    const env: TypeEnv = { typeOf: (n) => names.get(n), table: tables, fn: (n) => rs.functions.get(n) ?? functions(n) }
+    const env: TypeEnv = {
+      typeOf: (n) => names.get(n),
+      table: tables,
+      fn: (n) => rs.functions.get(n) ?? functions(n),
+      family: (n) => families.get(n),
+      familyNames: () => [...families.keys()].sort(),
+    }
     const { type, problems: found } = checkTypes(e.ast, e.text, env)
     for (const p of found) problems.push({ path: e.path ?? [], index: p.index, message: p.message })
     if (want && found.length === 0 && !accepts(want, type)) {

@@ -2,7 +2,7 @@
  * @module Shared test helpers: the project's catalog, a scratch copy of the rule-check fixture, and a
  * running service on a random loopback port.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,10 +11,12 @@ import { createApp, type AppOptions } from '../server/app.js'
 import { answerMalformedRequests } from '../server/errors.js'
 import { FileKeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { withOperatorLimits } from '../engine/project/catalog.js'
 
 let cached: Catalog | undefined
+/** The project's catalog, with the operator's work limits (the test runner widens the wall-clock one). */
 export function catalog(): Catalog {
-  cached ??= loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+  cached ??= withOperatorLimits(loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR }))
   return cached
 }
 
@@ -68,13 +70,15 @@ export function catalogWithNewEndpoint(): Catalog {
 /**
  * The project's rules and tables copied to a scratch folder, with files edited as an analyst would
  * (a dated value added, a year supported), and loaded: how a test shows that the next period needs
- * data only. Each key is a path under the copy (`tables/…` or `rules/…`), each value the edit.
+ * data only. Each key is a path under the copy (`tables/…` or `rules/…`), each value the edit (of
+ * an empty text for a file not there yet).
  */
 export function catalogWithEdits(edits: Record<string, (text: string) => string>): Catalog {
   const dir = mkdtempSync(join(tmpdir(), 'analyst-edit-'))
   cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
   cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
-  for (const [file, edit] of Object.entries(edits)) writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')))
+  // A file that does not exist yet is edited from empty: a new jurisdiction's file, written whole.
+  for (const [file, edit] of Object.entries(edits)) writeFileSync(join(dir, file), edit(existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : ''))
   return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
 }
 

@@ -6,7 +6,7 @@
  * exports a `FunctionLibrary`; `index.ts` joins them into the one registry the compiler reads. A
  * function is general: no rate, threshold or date of law lives in this folder.
  */
-import type { TableEntry } from '../tables.js'
+import type { TableEntry, TableFamily } from '../tables.js'
 import type { Runtime, Value } from '../types.js'
 
 /**
@@ -43,6 +43,8 @@ export type ArgType =
   | { list: ArgType }
   /** A table of this kind, named directly (`schedule(rate_schedule, x)`). */
   | { table: TableEntry['kind'] }
+  /** A table family, named by its folder as a text literal (`members('employment.law')`), checked at load. */
+  | { family: true }
   /**
    * A function written in the formula (`x => x.amount > 0`) taking `params` arguments. The checker
    * types its parameters with `paramTypes(argTypes)` (the types of the other arguments, e.g. the
@@ -59,6 +61,8 @@ export interface CallContext {
   rt: Runtime
   /** The table named by the first argument, for a function whose first argument is `{ table }`. */
   table?: TableEntry
+  /** The table family named by the `{ family }` argument. */
+  family?: TableFamily
   /** Stop the evaluation with a message naming this call (an EvaluationError). */
   fail(message: string): never
 }
@@ -90,6 +94,12 @@ export interface FunctionSpec {
    * theirs in the answer (the order `schedule()` has always cited in).
    */
   tableFirst?: boolean
+  /**
+   * For a function reading a family member's parameter by name: the argument holding the name.
+   * Written as a literal, the result type is the join of that parameter's types across the members
+   * (any where no member has it yet); computed, it is `any`, checked as it is read.
+   */
+  parameterArg?: number
   /** A problem with the table a call names, found at load (a lookup given the wrong number of keys). */
   checkTable?(table: TableEntry, argumentCount: number): string | undefined
   /** A problem with an argument written as a literal, found at load (a pattern that does not compile). */

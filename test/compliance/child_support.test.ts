@@ -61,4 +61,48 @@ test('a 2028 New York cap added by an analyst as a dated value is used from its 
   }
 })
 
+/** A copy with a made-up New York poverty guideline of $16,500 from 2027-03-01, added as a dated value. */
+function catalogWith2027PovertyGuideline() {
+  return catalogWithEdits({
+    'tables/compliance/child_support.yaml': (text) => {
+      const at = text.indexOf('  ny_poverty_income_guideline:\n')
+      const next = text.indexOf('  ny_self_support_reserve_rate:\n', at)
+      assert.ok(at >= 0 && next > at, 'the poverty guideline is followed by the reserve rate')
+      return text.slice(0, next) + '      "2027-03-01": { value: "16_500", reference: { title: "fixture" } }\n' + text.slice(next)
+    },
+  })
+}
+
+test('a not-loaded state names its official calculator where one was found, and null with a note where none was', async () => {
+  const service = await startService()
+  try {
+    const de = await post(service, PATH, { state: 'DE', order_date: '2026-01-15', children: 1, paying_parent_income: 4000 })
+    assert.is(de.status, 200, de.text)
+    assert.is(de.json.result.official_calculator_url, 'https://courts.delaware.gov/family/supportcalculator/Disclaimer')
+    assert.is(de.json.result.not_loaded.guidelines_url, de.json.result.official_calculator_url)
+    const ky = await post(service, PATH, { state: 'KY', order_date: '2026-01-15', children: 1, paying_parent_income: 4000 })
+    assert.is(ky.json.result.official_calculator_url, null)
+    assert.ok(ky.json.result.notes.some((n: string) => n.includes('No official calculator of KY was found')), ky.text)
+  } finally {
+    await service.close()
+  }
+})
+
+test('a 2027 poverty guideline added as a dated value moves the New York self-support reserve from its date', async () => {
+  const service = await startService(catalogWith2027PovertyGuideline())
+  try {
+    const body = { state: 'NY', children: 1, paying_parent_income: 24000, other_parent_income: 0, income_period: 'annual' }
+    const r = await post(service, PATH, { ...body, order_date: '2027-06-01' })
+    assert.is(r.status, 200, r.text)
+    // 16,500 × 1.35 = 22,275; 24,000 − 4,080 = 19,920 is under it: 24,000 − 22,275 = 1,725 a year.
+    assert.is(r.json.result.guideline.low_income.self_support_reserve, 22275)
+    assert.is(r.json.result.guideline.annual_amount, 1725)
+    const before = await post(service, PATH, { ...body, order_date: '2027-02-28' })
+    // 2026's 15,960: reserve 21,546; 24,000 − 21,546 = 2,454.
+    assert.is(before.json.result.guideline.annual_amount, 2454)
+  } finally {
+    await service.close()
+  }
+})
+
 test.run()

@@ -1,42 +1,58 @@
-// The Canadian retirement benefit over HTTP, and the analyst's path to the next OAS quarter: a
-// fixture copy of the rules and tables gets a 2026-Q2 point in the OAS series (a made-up $750.00)
-// and nothing else; a request for that quarter then reads it, while the project's own catalog
-// refuses 2026-Q2 and lists the quarters loaded.
+// The Canadian retirement benefit over HTTP, and the analyst's path to the next quarter: a fixture copy
+// of the rules and tables gets a 2026-Q3 point in the OAS series (a made-up $750.00) and in the four
+// GIS series (made-up maxima and top-ups) and nothing else; a request for that quarter then reads them,
+// while the project's own catalog refuses 2026-Q3 and lists the quarters loaded. A copy with the OAS
+// point alone answers the OAS but refuses the GIS for that quarter, naming the GIS quarters loaded.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('Canadian retirement benefit')
 const PATH = '/canada/retirement-benefit'
-const BODY = { oas_quarter: '2026-Q2', years_in_canada_after_18: 20, age: 80 }
+const BODY = { oas_quarter: '2026-Q3', years_in_canada_after_18: 20, age: 80 }
+const TABLES = 'tables/retirement_international/canada.yaml'
 
-/** A copy of the project's rules and tables with a made-up 2026-Q2 OAS maximum of $750.00 added as a point. */
+/** Adds a point just before the table that follows the series in the file (its last point is 2026-Q2). */
+function addPoint(text: string, nextTable: string, point: string): string {
+  const next = `  ${nextTable}:\n`
+  assert.ok(text.includes('"2026-Q2":') && text.includes(next), `the table is laid out as the fixture expects (${nextTable})`)
+  return text.replace(next, `      "2026-Q3": { value: "${point}", reference: { title: "fixture" } }\n` + next)
+}
+
+/** A copy with a made-up 2026-Q3 OAS maximum of $750.00 only. */
+function catalogWithNextOasQuarter() {
+  return catalogWithEdits({ [TABLES]: (text) => addPoint(text, 'oas_increase_at_75', '750.00') })
+}
+
+/** A copy with 2026-Q3 in the OAS series and the four GIS series: single 1,120.00 (top-up 173.00), couple 675.00 (top-up 49.00). */
 function catalogWithNextQuarter() {
   return catalogWithEdits({
-    'tables/retirement_international/canada.yaml': (text) => {
-      // The new point goes just before the next table, after the 2026-Q1 point of the series.
-      const next = '  oas_increase_at_75:\n'
-      assert.ok(text.includes('"2026-Q1":') && text.includes(next), 'the table is laid out as the fixture expects')
-      return text.replace(next, '      "2026-Q2": { value: "750.00", reference: { title: "fixture" } }\n' + next)
+    [TABLES]: (text) => {
+      let t = addPoint(text, 'oas_increase_at_75', '750.00')
+      t = addPoint(t, 'gis_top_up_single', '1120.00') // closes gis_maximum_single
+      t = addPoint(t, 'gis_maximum_couple', '173.00') // closes gis_top_up_single
+      t = addPoint(t, 'gis_top_up_couple', '675.00') // closes gis_maximum_couple
+      t = addPoint(t, 'gis_top_up_exempt_income_single', '49.00') // closes gis_top_up_couple
+      return t
     },
   })
 }
 
-test('the loaded catalog refuses 2026-Q2 and names the loaded quarters', async () => {
+test('the loaded catalog refuses 2026-Q3 and names the loaded quarters', async () => {
   const service = await startService()
   try {
     const r = await post(service, PATH, BODY)
     assert.is(r.status, 400, r.text)
     assert.is(r.json.error.code, 'unsupported_parameter')
     assert.match(r.text, /oas_quarter/)
-    assert.match(r.text, /2026-Q1/)
+    assert.match(r.text, /2024-Q2 to 2026-Q2/)
   } finally {
     await service.close()
   }
 })
 
-test('a quarter added by an analyst as a point is used, with the residence and 75+ rules unchanged', async () => {
-  const service = await startService(catalogWithNextQuarter())
+test('an OAS quarter added by an analyst as a point is used, with the residence and 75+ rules unchanged', async () => {
+  const service = await startService(catalogWithNextOasQuarter())
   try {
     const r = await post(service, PATH, BODY)
     assert.is(r.status, 200, r.text)
@@ -48,6 +64,43 @@ test('a quarter added by an analyst as a point is used, with the residence and 7
     // The first quarter still reads its own figure: 742.31 × 0.5 × 1.10 = 408.2705 -> 408.27
     const old = await post(service, PATH, { ...BODY, oas_quarter: '2026-Q1' })
     assert.is(old.json.result.oas_pension.monthly, 408.27)
+    // Without the quarter's GIS points the GIS is refused, naming the GIS quarters loaded
+    const gis = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 10000 })
+    assert.is(gis.status, 400, gis.text)
+    assert.is(gis.json.error.code, 'unsupported_parameter')
+    assert.match(gis.text, /GIS amounts/)
+    assert.match(gis.text, /2024-Q2 to 2026-Q2/)
+  } finally {
+    await service.close()
+  }
+})
+
+test('a GIS quarter added as points is used by the same income test', async () => {
+  const service = await startService(catalogWithNextQuarter())
+  try {
+    // Single, income 10,000: (1,120.00 - 173.00) - floor(10,000 / 24) = 947.00 - 416 = 531.00;
+    // top-up 173.00 - floor(8,000 / 48) = 173.00 - 166 = 7.00; GIS 538.00; limit 947 × 24 = 22,728.
+    const single = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 10000 })
+    assert.is(single.status, 200, single.text)
+    const g = single.json.result.gis
+    assert.is(g.quarter, '2026-Q3')
+    assert.is(g.maximum, 1120)
+    assert.is(g.supplement, 531)
+    assert.is(g.top_up, 7)
+    assert.is(g.monthly, 538)
+    assert.is(g.income_limit, 22728)
+    // 750.00 + 538.00
+    assert.is(g.oas_and_gis_monthly, 1288)
+    // Spouse receiving the OAS pension, combined 20,000: (675.00 - 49.00) - floor(20,000 / 48) = 626 - 416 = 210.00; limit 626 × 48 = 30,048
+    const couple = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 20000, marital_status: 'couple', spouse_oas_status: 'oas_pension' })
+    assert.is(couple.json.result.gis.monthly, 210)
+    assert.is(couple.json.result.gis.income_limit, 30048)
+    // Spouse receiving nothing: the pension equivalent follows the quarter's OAS, ceil(750 / 4) × 48 = 9,024; limit 9,024 + 947 × 48 = 54,480
+    const none = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 0, marital_status: 'couple', spouse_oas_status: 'none' })
+    assert.is(none.json.result.gis.income_limit, 54480)
+    // The loaded quarters keep their own figures (canada.ca, January to March 2026: $1,108.74)
+    const old = await post(service, PATH, { oas_quarter: '2026-Q1', gis_income: 0 })
+    assert.is(old.json.result.gis.monthly, 1108.74)
   } finally {
     await service.close()
   }
@@ -59,6 +112,9 @@ test('money in the notes prints with the Canadian dollar symbol', async () => {
     const r = await post(service, PATH, { net_world_income: 110000 })
     assert.is(r.status, 200, r.text)
     assert.ok(r.json.result.notes.some((n: unknown) => JSON.stringify(n).includes('C$2,201.55')), JSON.stringify(r.json.result.notes))
+    const a = await post(service, PATH, { gis_income: 45000, marital_status: 'couple', spouse_oas_status: 'allowance' })
+    assert.is(a.status, 200, a.text)
+    assert.ok(a.json.result.notes.some((n: unknown) => JSON.stringify(n).includes('C$41,616')), JSON.stringify(a.json.result.notes))
   } finally {
     await service.close()
   }
