@@ -109,10 +109,11 @@ test('a next-month segment-rate row added by an analyst is used', async () => {
 // both rule sets read it, and an age-40 PBGC factor so that the age is not refused. The service's
 // own conventions (monthly payments from the first day, linear survival within each year of age)
 // give 1,023,737.17 and 285,672.01 by hand (python3 decimal): 0.050% and 0.029% under PBGC's
-// figures. TU 07-4's text was not readable; no within-year convention tried (constant force,
-// Balducci, payments in arrears, discount interpolated linearly within the year) reproduces PBGC to
-// the dollar, and the gap grows with age, as lighter mortality would. A plan may use other
-// conventions within § 1.417(e)-1(d); the test pins the service's figures and bounds the gap.
+// figures. Half a basis point in the published two-decimal rates moves them by 0.04% to 0.07% and a
+// discount interpolated linearly within each year adds up to 0.02%, so the gap is within what
+// unrounded rates and such a convention explain; TU 07-4's text was not readable and no single
+// convention tried (constant force, Balducci, payments in arrears, linear discount) reproduces PBGC
+// to the dollar. The test pins the service's figures and bounds the gap.
 const NOTICE_2023_73_UNISEX_40_TO_120 = [
   '0.00056', '0.00057', '0.00059', '0.00061', '0.00063', '0.00066', '0.0007', '0.00074', '0.00079', '0.00084',
   '0.00092', '0.00102', '0.00114', '0.00127', '0.00144', '0.00172', '0.00212', '0.00246', '0.00285', '0.00328',
