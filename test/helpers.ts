@@ -11,10 +11,14 @@ import { createApp, type AppOptions } from '../server/app.js'
 import { answerMalformedRequests } from '../server/errors.js'
 import { FileKeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { withOperatorLimits } from '../engine/project/catalog.js'
 
+// Both catalogs take WORK_LIMIT_STEPS and WORK_LIMIT_MS as the service does: test/run.ts sets a wide
+// wall-clock limit so that a loaded machine does not time out a long case (the tests of the limits
+// set their own).
 let cached: Catalog | undefined
 export function catalog(): Catalog {
-  cached ??= loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+  cached ??= withOperatorLimits(loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR }))
   return cached
 }
 
@@ -75,7 +79,7 @@ export function catalogWithEdits(edits: Record<string, (text: string) => string>
   cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
   cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
   for (const [file, edit] of Object.entries(edits)) writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')))
-  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+  return withOperatorLimits(loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') }))
 }
 
 /** The real app on 127.0.0.1 (the project's catalog unless another is given), with a fresh key store holding one key. */
