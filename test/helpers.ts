@@ -13,6 +13,9 @@ import { FileKeyStore } from '../server/keys.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 import { withOperatorLimits } from '../engine/project/catalog.js'
 
+// Both catalogs take WORK_LIMIT_STEPS and WORK_LIMIT_MS as the service does: test/run.ts sets a wide
+// wall-clock limit so that a loaded machine does not time out a long case (the tests of the limits
+// set their own).
 let cached: Catalog | undefined
 /** The project's catalog, with the operator's work limits (the test runner widens the wall-clock one). */
 export function catalog(): Catalog {
@@ -79,7 +82,7 @@ export function catalogWithEdits(edits: Record<string, (text: string) => string>
   cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
   // A file that does not exist yet is edited from empty: a new jurisdiction's file, written whole.
   for (const [file, edit] of Object.entries(edits)) writeFileSync(join(dir, file), edit(existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : ''))
-  return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
+  return withOperatorLimits(loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') }))
 }
 
 /** The real app on 127.0.0.1 (the project's catalog unless another is given), with a fresh key store holding one key. */
