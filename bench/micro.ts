@@ -64,6 +64,8 @@ const TARGET = {
   grid_ms: 100,
   /** Issue 14: the couple's 97 × 97 claiming-age search. */
   ss_couple_ms: 100,
+  /** Issue 14: the estimate and SSDI endpoints, engine time each. */
+  ss_endpoint_us: 100,
 }
 
 export interface MicroOptions {
@@ -110,6 +112,8 @@ function rowSpecs(files: GoldenFile[]): RowSpec[] {
     { name: 'flight compensation, EU261 connection (Bossen)', file: 'test/golden/flight/compensation.yaml', caseName: 'Bossen', unit: 'µs' },
     { name: '83(b) election, break-even bisection', file: 'test/golden/equity/section_83b.yaml', caseName: "founder's grant", unit: 'ms' },
     { name: 'Social Security filing strategy, couple 97 × 97', file: 'test/golden/social_security/filing_strategy.yaml', caseName: 'all 97 × 97 pairs', unit: 'ms', target: TARGET.ss_couple_ms },
+    { name: 'SSDI estimate, 7-year record, two children, offset', file: 'test/golden/social_security/ssdi_estimate.yaml', caseName: 'two children and workers', unit: 'µs', target: TARGET.ss_endpoint_us },
+    { name: 'SSDI work credits, 20/40 rule', file: 'test/golden/social_security/work_credits.yaml', caseName: 'A 40-year-old with steady recent work', unit: 'µs', target: TARGET.ss_endpoint_us },
   ]
 }
 
