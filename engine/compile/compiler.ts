@@ -67,6 +67,11 @@ export function inputSpec(c: Compiler, raw: Raw, path: PathSegment[]): InputSpec
     const d = raw.default
     if ((spec.type === 'amount' || spec.type === 'integer') && !(typeof d === 'string' && isExactText(d))) {
       c.problems.push(c.source.problem([...path, 'default'], 'an amount default is written as a string, e.g. "0"'))
+    } else if (spec.type === 'boolean' && typeof d !== 'boolean') {
+      // "false" in quotes is text, and text is true in a condition: a quoted default would turn a flag on.
+      c.problems.push(c.source.problem([...path, 'default'], `a true/false default is written bare (true or false), not ${JSON.stringify(d)}`))
+    } else if ((spec.type === 'text' || spec.type === 'date') && typeof d !== 'string') {
+      c.problems.push(c.source.problem([...path, 'default'], `a ${spec.type} default is text, not ${JSON.stringify(d)}`))
     } else spec.default = spec.type === 'amount' || spec.type === 'integer' ? parseExact(d as string) : (d as Value)
   }
   return spec

@@ -100,4 +100,9 @@ test("a field read of a called rule set's result must be one of its outputs", ()
   assert.equal(problems('unknown-field-of-call', 'rules/demo/caller.yaml'), ["rules/demo/caller.yaml:15:13: no field 'taks' here; the fields are tax"])
 })
 
+
+test('a true/false default written in quotes is refused (quoted, it is text, and text is true in a condition)', () => {
+  assert.equal(problems('quoted-boolean-default', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:8:38: a true/false default is written bare (true or false), not "false"'])
+})
+
 test.run()
