@@ -40,6 +40,8 @@ export interface DatasetStore {
   inForce(key: Value[], date: string): Record<string, Value> | undefined
   /** The distinct values of a one-column key, sorted (the airport codes a near miss is matched against). */
   keyValues(): Value[]
+  /** How many rows the data set holds (what a coverage statement reports). */
+  count(): number
 }
 
 const NUMERIC = new Set<ColumnType>(['amount', 'integer', 'rate'])
@@ -143,6 +145,7 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
     : undefined
   // Candidates by the numeric lower bound (a float, only to narrow); the band is chosen exactly.
   const bands = d.band ? db.prepare(`SELECT * FROM ${table} WHERE band_lower <= ? ORDER BY band_lower DESC, line LIMIT 4`) : undefined
+  const count = db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck()
   const missing = (what: string): never => {
     throw new Error(`this data set declares no ${what}`)
   }
@@ -153,6 +156,7 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
       const type = d.columns[d.key?.[0] ?? ''] ?? 'text'
       return ((keyValues ?? missing('one-column key')).all() as string[]).map((k) => (NUMERIC.has(type) ? new Dec(k) : type === 'boolean' ? k === 'true' : k))
     },
+    count: () => count.get() as number,
     inForce: (key, date) => {
       const raw = (inForce ?? missing('history')).get(...key.map(keyText), date)
       return raw ? typed(d.columns, raw as Record<string, string | null>) : undefined

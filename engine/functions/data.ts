@@ -7,6 +7,7 @@
 import type { DatasetEntry, TableEntry } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
+import { Dec } from '../decimal.js'
 import { amount, date, describe } from './values.js'
 
 const dataset = (cx: CallContext) => cx.table as DatasetEntry
@@ -58,6 +59,12 @@ export const data: FunctionLibrary = {
     returns: { list: 'any' },
     checkTable: oneKey,
     impl: (_args, cx) => cx.rt.dataset(dataset(cx)).keyValues(),
+  },
+  row_count: {
+    doc: 'How many rows a data set holds: row_count(patents), what an answer reports of its coverage.',
+    args: [{ table: 'dataset' }],
+    returns: 'integer',
+    impl: (_args, cx) => new Dec(cx.rt.dataset(dataset(cx)).count()),
   },
   history: {
     doc: "The rows of a key in order of effective date (empty when the key has none): history(minimum_wage, state).",
