@@ -17,6 +17,13 @@ import { describe, list, text } from './values.js'
 const PATTERNS = new Map<string, RE2>()
 
 /** The compiled pattern, or the reason it does not compile. */
+/** A pattern written out in a formula (the second argument) is compiled at load, so a bad one is a load error. */
+function checkPatternLiteral(index: number, value: unknown): string | undefined {
+  if (index !== 1 || typeof value !== 'string') return undefined
+  const p = pattern(value)
+  return typeof p === 'string' ? p : undefined
+}
+
 function pattern(source: string): RE2 | string {
   const known = PATTERNS.get(source)
   if (known) return known
@@ -71,11 +78,7 @@ export const texts: FunctionLibrary = {
     args: ['text', 'text'],
     returns: 'boolean',
     pure: true,
-    checkLiteral: (index, value) => {
-      if (index !== 1 || typeof value !== 'string') return undefined
-      const p = pattern(value)
-      return typeof p === 'string' ? p : undefined
-    },
+    checkLiteral: checkPatternLiteral,
     impl: ([t, p], cx) => {
       const compiled = pattern(text(cx, p!, 'the pattern'))
       return typeof compiled === 'string' ? cx.fail(compiled) : compiled.test(text(cx, t!, 'the text'))
@@ -86,11 +89,7 @@ export const texts: FunctionLibrary = {
     args: ['text', 'text'],
     returns: 'integer',
     pure: true,
-    checkLiteral: (index, value) => {
-      if (index !== 1 || typeof value !== 'string') return undefined
-      const p = pattern(value)
-      return typeof p === 'string' ? p : undefined
-    },
+    checkLiteral: checkPatternLiteral,
     impl: ([t, p], cx) => {
       const compiled = pattern(text(cx, p!, 'the pattern'))
       if (typeof compiled === 'string') return cx.fail(compiled)

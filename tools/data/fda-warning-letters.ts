@@ -10,6 +10,7 @@
  *
  *     node dist/tools/data/fda-warning-letters.js LISTING.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD
  */
+import { parseArgs } from 'node:util'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parse } from 'csv-parse/sync'
@@ -63,15 +64,16 @@ export function importWarningLetters(text: string, p: Provenance): { letters: st
 }
 
 function main(argv: string[]): number {
-  const flags = new Map<string, string>()
-  const positional: string[] = []
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i]!.startsWith('--')) flags.set(argv[i]!.slice(2), argv[++i] ?? '')
-    else positional.push(argv[i]!)
-  }
+  // Node's own argument parser: two positional paths and the provenance every row is stamped with.
+  const { values, positionals: positional } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { 'source-url': { type: 'string' }, retrieved: { type: 'string' } },
+  })
   const [input, output] = positional
-  const sourceUrl = flags.get('source-url')
-  const retrieved = flags.get('retrieved')
+  const sourceUrl = typeof values['source-url'] === 'string' ? values['source-url'] : undefined
+  const retrieved = typeof values.retrieved === 'string' ? values.retrieved : undefined
   if (!input || !output || !sourceUrl || !retrieved) {
     process.stderr.write('usage: node dist/tools/data/fda-warning-letters.js LISTING.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD\n')
     return 2

@@ -13,6 +13,7 @@
  * unpacked; products.txt may be absent (the repository's extract has none), and then products.csv
  * is written with its header only.
  */
+import { parseArgs } from 'node:util'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -141,15 +142,16 @@ export function importOrangeBook(dir: string, p: Provenance): { products: string
 }
 
 function main(argv: string[]): number {
-  const flags = new Map<string, string>()
-  const positional: string[] = []
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i]!.startsWith('--')) flags.set(argv[i]!.slice(2), argv[++i] ?? '')
-    else positional.push(argv[i]!)
-  }
+  // Node's own argument parser: two positional paths and the provenance every row is stamped with.
+  const { values, positionals: positional } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { 'source-url': { type: 'string' }, retrieved: { type: 'string' } },
+  })
   const [dir, out] = positional
-  const sourceUrl = flags.get('source-url')
-  const retrieved = flags.get('retrieved')
+  const sourceUrl = typeof values['source-url'] === 'string' ? values['source-url'] : undefined
+  const retrieved = typeof values.retrieved === 'string' ? values.retrieved : undefined
   if (!dir || !out || !sourceUrl || !retrieved) {
     process.stderr.write('usage: node dist/tools/data/orange-book.js DIR OUT_DIR --source-url URL --retrieved YYYY-MM-DD\n')
     return 2
