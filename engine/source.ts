@@ -3,7 +3,11 @@
  *
  * The `yaml` package's YAML 1.2 core schema is kept: `2026-01-01:` stays a string, never a Date.
  */
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { LineCounter, isNode, isScalar, parseDocument, type Document } from 'yaml'
 import type { Problem } from './errors.js'
 
@@ -18,8 +22,64 @@ export interface SourceFile {
   problem(path: readonly PathSegment[], message: string, offset?: number): Problem
 }
 
+/**
+ * Parsing YAML with positions is most of a cold start (hundreds of files). A file that parsed clean is
+ * kept as JSON under the temporary directory, keyed by a hash of its text and the parser's version, the
+ * way data sets keep their SQLite store: the next process reads the JSON and parses the YAML again only
+ * if it must report a problem in that file. A cache that cannot be written is simply not used.
+ */
+const CACHE_DIR = join(tmpdir(), 'rules-as-code-yaml')
+const PARSER = `yaml ${(createRequire(import.meta.url)('yaml/package.json') as { version: string }).version} core`
+
+function cacheFile(text: string): string {
+  return join(CACHE_DIR, `${createHash('sha256').update(PARSER).update('\0').update(text).digest('hex')}.json`)
+}
+
+function readCached(text: string): { data: unknown } | undefined {
+  try {
+    return { data: JSON.parse(readFileSync(cacheFile(text), 'utf8')) as unknown }
+  } catch {
+    return undefined
+  }
+}
+
+function writeCached(text: string, data: unknown): void {
+  try {
+    // JSON holds what the core schema reads, except numbers that are not finite: such a file is not kept.
+    let exact = true
+    const json = JSON.stringify(data, (_k, v: unknown) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) exact = false
+      return v
+    })
+    if (!exact) return
+    mkdirSync(CACHE_DIR, { recursive: true })
+    const target = cacheFile(text)
+    const partial = `${target}.${process.pid}.tmp`
+    writeFileSync(partial, json)
+    renameSync(partial, target)
+  } catch {
+    // A read-only or full temporary directory: the next start parses again.
+  }
+}
+
 /** Read and parse one YAML file; syntax errors are returned as problems, never thrown. @api public */
 export function readYaml(file: string, text = readFileSync(file, 'utf8')): { source?: SourceFile; problems: Problem[] } {
+  const cached = readCached(text)
+  if (cached) {
+    // Positions are needed only to report a problem: the document is parsed then, once.
+    let full: SourceFile | undefined
+    const parsed = (): SourceFile => (full ??= parsedSource(file, text).source!)
+    return {
+      source: { file, data: cached.data, locate: (path) => parsed().locate(path), problem: (path, message, offset) => parsed().problem(path, message, offset) },
+      problems: [],
+    }
+  }
+  const result = parsedSource(file, text)
+  if (result.source) writeCached(text, result.source.data)
+  return result
+}
+
+function parsedSource(file: string, text: string): { source?: SourceFile; problems: Problem[] } {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, schema: 'core', uniqueKeys: true, prettyErrors: true })
   const problems: Problem[] = doc.errors.map((error) => {
