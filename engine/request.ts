@@ -81,6 +81,52 @@ const requestAjv = new Ajv2020({ allErrors: true, strictSchema: true, strictType
 addFormats.default(requestAjv, ['date'])
 
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
+/**
+ * Every result may carry the service's own fields, whatever the endpoint: `notes` (the rule set's notes,
+ * among them each unverified figure) and, with ?explain=true, `explanation`. A manifest may describe them
+ * itself; where it does not, the published schema gets these, so no endpoint's schema can forget them.
+ */
+const ENVELOPE_FIELDS: Record<string, unknown> = {
+  notes: { type: 'array', items: { type: 'string' }, description: 'Assumptions and caveats in plain words, among them each unverified figure used.' },
+  explanation: {
+    type: 'array',
+    description: 'Present only with ?explain=true: each step with its value, the parameters it read and its citation.',
+    items: {
+      type: 'object',
+      required: ['rule_set', 'step', 'value', 'parameters', 'citations'],
+      properties: {
+        rule_set: { type: 'string', description: 'Rule set the step belongs to.' },
+        step: { type: 'string', description: 'Name of the formula in that rule set.' },
+        label: { type: 'string', description: "The formula's label in plain words, where it has one." },
+        value: { description: "The step's value: a number, text, boolean, date (YYYY-MM-DD), list, object or null." },
+        parameters: {
+          type: 'array',
+          description: 'Table entries the step read.',
+          items: {
+            type: 'object',
+            required: ['id', 'effective_date'],
+            properties: {
+              id: { type: 'string', description: 'Table entry read.' },
+              effective_date: { type: 'string', format: 'date', description: 'Date from which the value read is in force.' },
+              value: { type: 'string', description: 'The number read, as exact decimal text (absent for a schedule, lookup or text).' },
+            },
+          },
+        },
+        citations: { type: 'array', description: 'Titles of the statutes and sources the step cites.', items: { type: 'string' } },
+      },
+    },
+  },
+}
+
+function withEnvelopeFields(response: unknown): unknown {
+  if (response === null || typeof response !== 'object' || Array.isArray(response)) return response
+  const props = (response as { properties?: unknown }).properties
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) return response
+  const missing = Object.entries(ENVELOPE_FIELDS).filter(([name]) => !(name in props))
+  if (missing.length === 0) return response
+  return { ...response, properties: { ...props, ...Object.fromEntries(missing) } }
+}
+
 export function compileRequest(
   source: SourceFile,
   raw: EndpointFile,
@@ -103,7 +149,7 @@ export function compileRequest(
   // and an enum a table already holds from the table.
   const enumProblems: string[] = []
   raw.request = enumsFromTables(requestSchema(raw.request, rs.inputs), table, enumProblems) as Record<string, unknown>
-  raw.response = enumsFromTables(responseSchema(raw.response, rs.outputType), table, enumProblems) as Record<string, unknown>
+  raw.response = enumsFromTables(responseSchema(withEnvelopeFields(raw.response), rs.outputType), table, enumProblems) as Record<string, unknown>
   for (const p of enumProblems) problems.push(source.problem(['request'], p))
   raw.request = published(raw.request, raw.normalize ?? {}, raw.years)
   let validate: ValidateFunction
