@@ -10,10 +10,12 @@
  *
  *     node dist/tools/data/fda-warning-letters.js LISTING.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD
  */
-import { parseArgs } from 'node:util'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parse } from 'csv-parse/sync'
+import { cell, ImportError, runImporter, type Provenance } from './importer.js'
+
+export { ImportError, type Provenance }
 
 /** The header the listing export opens with. */
 export const HEADER = ['url', 'posted_date', 'letter_date', 'company', 'issuing_office', 'subject'] as const
@@ -22,7 +24,6 @@ export const COLUMNS = ['letter_url', 'posted_date', 'letter_date', 'company', '
 /** FDA's site, the prefix of every letter's site-relative path. */
 export const FDA_SITE = 'https://www.fda.gov'
 
-export class ImportError extends Error {}
 
 /** "03/05/2026" as 2026-03-05; anything else is an error naming the place. */
 export function listingDate(text: string, where: string): string {
@@ -34,12 +35,6 @@ export function listingDate(text: string, where: string): string {
   return iso
 }
 
-const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
-
-export interface Provenance {
-  sourceUrl: string
-  retrieved: string
-}
 
 /** Convert the listing's CSV text; returns the data set's CSV text and its row count. */
 export function importWarningLetters(text: string, p: Provenance): { letters: string; count: number } {
@@ -64,32 +59,11 @@ export function importWarningLetters(text: string, p: Provenance): { letters: st
 }
 
 function main(argv: string[]): number {
-  // Node's own argument parser: two positional paths and the provenance every row is stamped with.
-  const { values, positionals: positional } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: { 'source-url': { type: 'string' }, retrieved: { type: 'string' } },
-  })
-  const [input, output] = positional
-  const sourceUrl = typeof values['source-url'] === 'string' ? values['source-url'] : undefined
-  const retrieved = typeof values.retrieved === 'string' ? values.retrieved : undefined
-  if (!input || !output || !sourceUrl || !retrieved) {
-    process.stderr.write('usage: node dist/tools/data/fda-warning-letters.js LISTING.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD\n')
-    return 2
-  }
-  try {
-    const r = importWarningLetters(readFileSync(input, 'utf8'), { sourceUrl, retrieved })
+  return runImporter(argv, 'node dist/tools/data/fda-warning-letters.js LISTING.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD', (input, output, p) => {
+    const r = importWarningLetters(readFileSync(input, 'utf8'), p)
     writeFileSync(output, r.letters)
-    process.stdout.write(`${r.count} letters written to ${output}\n`)
-    return 0
-  } catch (e) {
-    if (e instanceof ImportError) {
-      process.stderr.write(`${e.message}\n`)
-      return 1
-    }
-    throw e
-  }
+    return `${r.count} letters written to ${output}`
+  })
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2))

@@ -13,10 +13,12 @@
  * unpacked; products.txt may be absent (the repository's extract has none), and then products.csv
  * is written with its header only.
  */
-import { parseArgs } from 'node:util'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { cell, ImportError, runImporter, type Provenance as BaseProvenance } from './importer.js'
+
+export { ImportError }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
@@ -37,7 +39,6 @@ export const COLUMNS = {
   exclusivities: ['application', 'appl_type', 'appl_no', 'product_no', 'code', 'kind', 'expires', 'source_url', 'retrieved'],
 } as const
 
-export class ImportError extends Error {}
 
 /** "Mar 2, 2027" as 2027-03-02; anything else is an error naming the place. */
 export function obDate(text: string, where: string): string {
@@ -87,14 +88,10 @@ const productNo = (n: string, where: string) => {
 }
 
 /** A CSV cell: quoted when it holds a comma, a quote or a line break. */
-const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
 const csv = (columns: readonly string[], rows: string[][]) => [columns.join(','), ...rows.map((r) => r.map(cell).join(','))].join('\n') + '\n'
 
-export interface Provenance {
-  /** The address the files were retrieved from (FDA's zip, or a repository's copy of its files); `{file}` in it is replaced by each file's name. */
-  sourceUrl: string
-  retrieved: string
-}
+/** The address the files were retrieved from (FDA's zip, or a repository's copy of its files): `{file}` in it is replaced by each file's name. */
+export type Provenance = BaseProvenance
 
 /** Convert the files of DIR; returns each data set's CSV text and its row count. */
 export function importOrangeBook(dir: string, p: Provenance): { products: string; patents: string; exclusivities: string; counts: Record<string, number> } {
@@ -142,34 +139,13 @@ export function importOrangeBook(dir: string, p: Provenance): { products: string
 }
 
 function main(argv: string[]): number {
-  // Node's own argument parser: two positional paths and the provenance every row is stamped with.
-  const { values, positionals: positional } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: { 'source-url': { type: 'string' }, retrieved: { type: 'string' } },
-  })
-  const [dir, out] = positional
-  const sourceUrl = typeof values['source-url'] === 'string' ? values['source-url'] : undefined
-  const retrieved = typeof values.retrieved === 'string' ? values.retrieved : undefined
-  if (!dir || !out || !sourceUrl || !retrieved) {
-    process.stderr.write('usage: node dist/tools/data/orange-book.js DIR OUT_DIR --source-url URL --retrieved YYYY-MM-DD\n')
-    return 2
-  }
-  try {
-    const r = importOrangeBook(dir, { sourceUrl, retrieved })
+  return runImporter(argv, 'node dist/tools/data/orange-book.js DIR OUT_DIR --source-url URL --retrieved YYYY-MM-DD', (dir, out, p) => {
+    const r = importOrangeBook(dir, p)
     writeFileSync(join(out, 'products.csv'), r.products)
     writeFileSync(join(out, 'patents.csv'), r.patents)
     writeFileSync(join(out, 'exclusivities.csv'), r.exclusivities)
-    process.stdout.write(`${r.counts.products} products, ${r.counts.patents} patents, ${r.counts.exclusivities} exclusivities written to ${out}\n`)
-    return 0
-  } catch (e) {
-    if (e instanceof ImportError) {
-      process.stderr.write(`${e.message}\n`)
-      return 1
-    }
-    throw e
-  }
+    return `${r.counts.products} products, ${r.counts.patents} patents, ${r.counts.exclusivities} exclusivities written to ${out}`
+  })
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2))
