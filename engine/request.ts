@@ -83,7 +83,8 @@ addFormats.default(requestAjv, ['date'])
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
 /**
  * Every result may carry the service's own fields, whatever the endpoint: `notes` (the rule set's notes,
- * among them each unverified figure) and, with ?explain=true, `explanation`. A manifest may describe them
+ * among them each unverified figure), with ?explain=true `explanation`, and `currency` in an endpoint that
+ * answers in another currency than the default. A manifest may describe them
  * itself; where it does not, the published schema gets these, so no endpoint's schema can forget them.
  */
 const ENVELOPE_FIELDS: Record<string, unknown> = {
@@ -118,11 +119,15 @@ const ENVELOPE_FIELDS: Record<string, unknown> = {
   },
 }
 
-function withEnvelopeFields(response: unknown): unknown {
+function withEnvelopeFields(response: unknown, currency: Currency, standard: Currency | undefined): unknown {
   if (response === null || typeof response !== 'object' || Array.isArray(response)) return response
   const props = (response as { properties?: unknown }).properties
   if (props === null || typeof props !== 'object' || Array.isArray(props)) return response
-  const missing = Object.entries(ENVELOPE_FIELDS).filter(([name]) => !(name in props))
+  // A result in another currency than the service's default says which (the engine writes the field).
+  const fields: Record<string, unknown> = currency.code === standard?.code
+    ? ENVELOPE_FIELDS
+    : { currency: { type: 'string', enum: [currency.code], description: `Currency of every amount in the result: ${currency.name}.` }, ...ENVELOPE_FIELDS }
+  const missing = Object.entries(fields).filter(([name]) => !(name in props))
   if (missing.length === 0) return response
   return { ...response, properties: { ...props, ...Object.fromEntries(missing) } }
 }
@@ -149,7 +154,7 @@ export function compileRequest(
   // and an enum a table already holds from the table.
   const enumProblems: string[] = []
   raw.request = enumsFromTables(requestSchema(raw.request, rs.inputs), table, enumProblems) as Record<string, unknown>
-  raw.response = enumsFromTables(responseSchema(withEnvelopeFields(raw.response), rs.outputType), table, enumProblems) as Record<string, unknown>
+  raw.response = enumsFromTables(responseSchema(withEnvelopeFields(raw.response, currency, currencyOf(undefined)), rs.outputType), table, enumProblems) as Record<string, unknown>
   for (const p of enumProblems) problems.push(source.problem(['request'], p))
   raw.request = published(raw.request, raw.normalize ?? {}, raw.years)
   let validate: ValidateFunction
