@@ -6,12 +6,13 @@ import { data } from './data.js'
 import { dates } from './dates.js'
 import { families } from './families.js'
 import { lists } from './lists.js'
+import { matching } from './matching.js'
 import { math } from './math.js'
 import type { FunctionLibrary, FunctionSpec } from './spec.js'
 import { tables } from './tables.js'
 import { texts } from './text.js'
 
-export const FAMILIES: Record<string, FunctionLibrary> = { tables, families, data, lists, dates, math, text: texts }
+export const FAMILIES: Record<string, FunctionLibrary> = { tables, families, data, lists, dates, math, text: texts, matching }
 
 const REGISTRY = new Map<string, FunctionSpec>()
 for (const [family, library] of Object.entries(FAMILIES)) {

@@ -1,0 +1,80 @@
+// The entity matcher: normalisation by the words table of tables/matching/entity.yaml, the two
+// name measures, alias parts, and identifiers that decide.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { CompileError } from '../../../engine/expression.js'
+import { loadCatalog } from '../../../engine/load.js'
+import type { LookupEntry, TableEntry } from '../../../engine/tables.js'
+import type { Value } from '../../../engine/types.js'
+import { formula, show } from './formula.js'
+
+const test = suite('engine/functions/matching')
+
+const catalog = loadCatalog({ rulesDir: 'rules', tablesDir: 'tables' })
+const words = catalog.tables.get('matching.entity.name_words')! as LookupEntry
+const tables: Record<string, TableEntry> = { words }
+
+type Match = Record<string, Value>
+const match = (a: string, b: string, ids: Value = null, theirs: Value = null) =>
+  formula('entity_match(words, a, b, ids, theirs)', { a, b, ids, theirs }, tables) as Match
+const score = (a: string, b: string) => show(match(a, b).confidence!)
+
+test('legal forms, accents, case, punctuation and & are normalised away', () => {
+  const m = match('Novo Nordisk A/S', 'NOVO NORDISK, INC.')
+  assert.is(show(m.confidence!), '"1"')
+  assert.is(m.normalized_name, 'novo nordisk')
+  assert.is(m.normalized_candidate, 'novo nordisk')
+  assert.is(score('Société Générale S.A.', 'Societe Generale'), '"1"')
+  assert.is(score('Johnson & Johnson', 'Johnson and Johnson Inc'), '"1"')
+  assert.is(match('The Procter & Gamble Company', 'Procter and Gamble').normalized_name, 'procter and gamble')
+})
+
+test('a name split at dba/fka/aka: the best-matching part counts', () => {
+  const m = match('Advita Ortho', 'Exactech, Inc. dba Advita Ortho')
+  assert.is(show(m.confidence!), '"1"')
+  assert.is(m.normalized_candidate, 'advita ortho')
+  assert.ok((m.reasons as string[]).some((r) => /alias marker/.test(r)))
+  assert.is(score('Exactech', 'Exactech, Inc. d/b/a Advita Ortho'), '"1"')
+})
+
+test('a subset of words is not a match: Jaro-Winkler on the sorted words pulls the token-set ratio down', () => {
+  const m = match('Novo', 'Novo Nordisk Inc.')
+  assert.is(show(m.token_set!), '"1"')
+  assert.ok(Number(show(m.confidence!).replace(/"/g, '')) < 0.8, show(m.confidence!))
+})
+
+test('a misspelling scores high, a different word low, and the scores are exact decimals of 4 places', () => {
+  const typo = Number(score('Exactec', 'Exactech Inc').replace(/"/g, ''))
+  const other = Number(score('Acme Foods', 'Apex Pharma').replace(/"/g, ''))
+  assert.ok(typo > 0.9, String(typo))
+  assert.ok(other < 0.6, String(other))
+  assert.match(score('Exactec', 'Exactech Inc'), /^"0\.\d{1,4}"$/)
+})
+
+test('identifiers decide: the same one is a match whatever the name, a different one is not', () => {
+  const same = match('Acme Health', 'Zenith Medical Group', { npi: '1234567893' }, { npi: '1234567893', name: 'x' })
+  assert.is(show(same.confidence!), '"1"')
+  assert.is(same.identifier, 'matched')
+  assert.equal(same.identifiers_matched, ['npi'])
+  const differs = match('Acme Health', 'Acme Health LLC', { uei: 'ABC123DEF456' }, { uei: 'ZZZ999YYY888' })
+  assert.is(show(differs.confidence!), '"0"')
+  assert.is(differs.identifier, 'differs')
+  assert.is(show(differs.name_score!), '"1"')
+  // Case, spaces and dashes are not part of an identifier; an identifier the record lacks is not compared.
+  assert.is(match('x y', 'a b', { licence: 'rn-12 345' }, { licence: 'RN12345' }).identifier, 'matched')
+  const absent = match('Acme', 'Acme', { cage: '1ABC2' }, { cage: null })
+  assert.is(absent.identifier, 'not_compared')
+  assert.ok((absent.reasons as string[]).some((r) => /cage given, not in the record/.test(r)))
+})
+
+test('identifiers must be records, and the words table must be keyed by phrase', () => {
+  assert.throws(() => match('a', 'b', 'npi 1' as Value, null), /must be a record/)
+  const wrong: LookupEntry = { ...words, id: 'demo.wrong', keys: ['word'] }
+  assert.throws(() => formula("entity_match(wrong, 'a', 'b')", {}, { wrong }), (e: unknown) => e instanceof CompileError && /keyed by \[phrase\]/.test((e as Error).message))
+})
+
+test('a name of legal-form words only is compared as written', () => {
+  assert.is(match('The Company', 'The Company').normalized_name, 'the company')
+})
+
+test.run()
