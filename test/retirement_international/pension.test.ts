@@ -145,12 +145,11 @@ function catalogWith2024Illustration() {
       edited = edited.slice(0, end) + rows + edited.slice(end)
       // In force from 2024 so that the expected payments, dated by the mortality year, read it.
       edited = edited.slice(0, dated) + '      "2024-01-01":' + edited.slice(dated + '      "2025-01-01":'.length)
-      const age55 = edited.indexOf('          - { age: "55", factor: "0.45" }\n')
-      assert.ok(age55 > 0)
-      // 29 CFR 4022.23(c) below 55: 2/12 of 1% a month for the 120 months before 55, 1/12 of 1% for the
-      // 120 before 45 (0.45 − 0.02 a year to 45, then − 0.01 a year).
-      const below55 = [['40', '0.2'], ['45', '0.25'], ['50', '0.35'], ['52', '0.39']]
-      return edited.slice(0, age55) + below55.map(([age, factor]) => `          - { age: "${age}", factor: "${factor}" }\n`).join('') + edited.slice(age55)
+      // 29 CFR 4022.23(c) below 45: 1/12 of 1% a month for the 120 months before 45 (0.25 at 45, 0.20 at
+      // 40); 45 to 54 are in the tables.
+      const age45 = edited.indexOf('          - { age: "45", factor: "0.25" }\n')
+      assert.ok(age45 > 0)
+      return edited.slice(0, age45) + '          - { age: "40", factor: "0.2" }\n' + edited.slice(age45)
     },
   })
 }
