@@ -145,9 +145,11 @@ function catalogWith2024Illustration() {
       edited = edited.slice(0, end) + rows + edited.slice(end)
       // In force from 2024 so that the expected payments, dated by the mortality year, read it.
       edited = edited.slice(0, dated) + '      "2024-01-01":' + edited.slice(dated + '      "2025-01-01":'.length)
-      const age55 = edited.indexOf('          - { age: "55", factor: "0.45" }\n')
-      assert.ok(age55 > 0)
-      return edited.slice(0, age55) + '          - { age: "40", factor: "0.2" }\n' + edited.slice(age55)
+      // 29 CFR 4022.23(c) below 45: 1/12 of 1% a month for the 120 months before 45 (0.25 at 45, 0.20 at
+      // 40); 45 to 54 are in the tables.
+      const age45 = edited.indexOf('          - { age: "45", factor: "0.25" }\n')
+      assert.ok(age45 > 0)
+      return edited.slice(0, age45) + '          - { age: "40", factor: "0.2" }\n' + edited.slice(age45)
     },
   })
 }
@@ -164,6 +166,26 @@ test("PBGC's 2024 present value of its maximum guarantee, a § 417(e) computatio
       assert.is(m.annuity_start_year, 2024)
       assert.is(m.amount, byHand)
       assert.ok(m.amount < pbgc && m.amount > pbgc * (1 - 0.0006), `${m.amount} within 0.06% under PBGC's ${pbgc}`)
+    }
+  } finally {
+    await service.close()
+  }
+})
+
+// PBGC's 2024 rows at 45, 50 and 52 are the same computation (an immediate straight life annuity of
+// the age-65 maximum times the 29 CFR 4022.23(c) factor, 0.25, 0.35, 0.39): the service stays 0.03%
+// to 0.035% under each, as at 40, while an annual annuity-due less 11/24 (segment rate by policy
+// year) would be 0.009% over. From 53 PBGC's rows exceed any immediate annuity at the age (not checked).
+test("PBGC's 2024 rows at 45, 50 and 52 are met 0.03% to 0.035% under, like the row at 40", async () => {
+  const service = await startService(catalogWith2024Illustration())
+  try {
+    const body = { annuity_start_year: 2024, lookback_month: '2023-08', lump_sum: 0 }
+    for (const [age, factor, pbgc] of [[45, 0.25, 344663], [50, 0.35, 460031], [52, 0.39, 500790]]) {
+      const monthly = Math.round(7107.95 * factor * 100) / 100
+      const r = await post(service, PATH, { ...body, age_at_benefit_start: age, monthly_annuity: monthly })
+      assert.is(r.status, 200, r.text)
+      const gap = r.json.result.minimum_lump_sum.amount / pbgc - 1
+      assert.ok(gap < -0.0002 && gap > -0.0004, `age ${age}: ${r.json.result.minimum_lump_sum.amount} against PBGC's ${pbgc} (${gap})`)
     }
   } finally {
     await service.close()
