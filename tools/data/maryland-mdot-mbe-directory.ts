@@ -8,7 +8,8 @@
  * {human_address}, and the 2.1 shape with those as plain text and geocoded_location_* columns, are both
  * read). Writes the data set tables/supplier_diversity/certifications.yaml declares (firms.csv): one row
  * per firm, the programs it is certified for read from its NAICS codes ("541511-MBE/DBE/SBE",
- * "541430-DBE/SBE-ONLY"), the certification date as YYYY-MM-DD, its address as published, and the
+ * "541430-DBE/SBE-ONLY"), the certification date as YYYY-MM-DD, an end date left empty (the directory
+ * publishes none; a directory that does would fill it), its address as published, and the
  * address the file was retrieved from with the date. The contact person, phone, fax and e-mail are not
  * carried over (this feature does not need them). A record outside the format stops the import naming it.
  *
@@ -23,7 +24,7 @@ export { ImportError, type Provenance }
 /** The data set's columns, in order (tables/supplier_diversity/certifications.yaml declares the same). */
 export const COLUMNS = [
   'certifier_state', 'certification_number', 'firm_name', 'address', 'city', 'state', 'zip', 'county',
-  'certification_date', 'programs', 'mbe', 'dbe', 'sbe', 'acdbe', 'naics_codes', 'ownership', 'source_url', 'retrieved',
+  'certification_date', 'end_date', 'programs', 'mbe', 'dbe', 'sbe', 'acdbe', 'naics_codes', 'ownership', 'source_url', 'retrieved',
 ] as const
 /** The programs the directory's NAICS suffixes name, in the order the directory writes them. */
 export const PROGRAMS = ['MBE', 'DBE', 'SBE', 'ACDBE'] as const
@@ -99,7 +100,7 @@ export function importDirectory(text: string, p: Provenance): { firms: string; c
       CERTIFIER_STATE, number, name,
       textField(r, 'address', 'address', where), textField(r, 'city', 'city', where), textField(r, 'state', 'state', where),
       textField(r, 'zip', 'zip', where), textField(r, 'county', 'county', where),
-      date, PROGRAMS.filter((x) => programs.has(x)).join('/'), has('MBE'), has('DBE'), has('SBE'), has('ACDBE'),
+      date, '', PROGRAMS.filter((x) => programs.has(x)).join('/'), has('MBE'), has('DBE'), has('SBE'), has('ACDBE'),
       naics, textField(r, 'minority_group', 'minority_group', where), p.sourceUrl, p.retrieved,
     ]
     out.push(row.map(cell).join(','))
