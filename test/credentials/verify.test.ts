@@ -87,8 +87,9 @@ test('coverage counts every record: its combinations sum to the data sets\' rows
   const sum = (src: string) => covered.filter((c) => c.source === src).reduce((s, c) => s + c.records, 0)
   assert.is(sum('nppes'), nppes.length)
   assert.is(sum('ct_elicense'), 93)
-  assert.is(res.json.result.coverage.records, nppes.length + 93)
-  assert.equal((res.json.result.not_covered.professions as { profession: string }[]).map((p) => p.profession), ['attorney', 'contractor', 'cpa', 'physician_assistant'])
+  assert.is(sum('ct_dcp_decisions'), 38, 'one record per credential the 66 decisions name')
+  assert.is(res.json.result.coverage.records, nppes.length + 93 + 66)
+  assert.equal((res.json.result.not_covered.professions as { profession: string }[]).map((p) => p.profession), ['attorney', 'cpa', 'physician_assistant'])
 })
 
 test.run()
