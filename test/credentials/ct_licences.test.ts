@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../engine/project/paths.js'
-import { COLUMNS, ImportError, importCtLicences, portalDate } from '../../tools/data/ct-licences.js'
+import { COLUMNS, ImportError, importCtLicences, importCtLicencesJson, portalDate } from '../../tools/data/ct-licences.js'
 
 const test = suite('credentials/ct_licences: importer and provenance')
 const DIR = join(ROOT, 'tables', 'credentials', 'ct_dph')
@@ -74,6 +74,38 @@ test('a row outside the format stops the import at its line', () => {
   assert.throws(() => importCtLicences([head, ok.replace(',Active,', ',,')].join('\n'), p), (e: Error) => e.message === 'line 2: no status')
   assert.throws(() => importCtLicences('name,status\n', p), (e: Error) => /the header lacks/.test(e.message))
   assert.is(importCtLicences([head, ok].join('\n'), p, new Set(['Hospice'])).count, 0, '--credentials keeps only the credentials named')
+})
+
+const CONTRACTORS = join(ROOT, 'tables', 'credentials', 'ct_dcp')
+const SNAPSHOT = 'https://github.com/savitz25/contractor-trust-hub/blob/bca0d22fd233041aaaf99e7e930e2c59492c017d/lib/connecticut-intelligence/snapshot.json'
+
+test('the contractor extract (the snapshot\'s core objects) imports to the committed data set file, byte for byte', () => {
+  const out = importCtLicencesJson(read(join(CONTRACTORS, 'extract', 'contractors.jsonl')), { sourceUrl: SNAPSHOT, retrieved: '2026-11-27' })
+  assert.is(out.licences, read(join(CONTRACTORS, 'contractors.csv')))
+  assert.is(out.count, 69)
+})
+
+test('the contractor extract is the snapshot\'s characters 40,028 to 55,978, and every row stands in it field for field', () => {
+  // Read at offset 40,000 the snapshot shows '3-31","city":"East Granby"},' (28 characters) and then the
+  // first object; read at 55,960 it shows '"city":"HARTFORD"},' (18 characters) and then the next object.
+  const lines = read(join(CONTRACTORS, 'extract', 'contractors.jsonl')).trim().split('\n')
+  assert.is(40028 + lines.join(',').length, 55978)
+  const objects = lines.map((l) => JSON.parse(l) as Record<string, string | null>)
+  const rows = parse(read(join(CONTRACTORS, 'contractors.csv')), { columns: true }) as Record<string, string>[]
+  rows.forEach((r, i) => {
+    const o = objects[i]!
+    assert.equal(Object.keys(r), [...COLUMNS])
+    assert.is(r.source_url, SNAPSHOT)
+    assert.equal([r.credential_code, r.licence_number, r.credential, r.entity_type, r.name, r.status, r.issue_date, r.expiration_date, r.address], [o.number, o.number, o.class, o.holderType, o.businessName ?? '', o.status, o.issueDate ?? '', o.expirationDate ?? '', o.city ?? ''])
+  })
+  assert.is(rows.filter((r) => r.name === '').length, 21, 'the individuals, whose names the snapshot withheld')
+})
+
+test('the portal\'s API rows (lower-case field names) import like its CSV export', () => {
+  const api = JSON.stringify([{ credentialid: '1', name: 'Accentcare Hospice & Palliative Care Of Connecticut', type: 'Limited Liability Company', fullcredentialcode: 'HHC.9915725', credentialtype: 'HHC', credentialnumber: '9915725', credential: 'Home Health Care', status: 'Active', issuedate: '2012-12-13T00:00:00.000', effectivedate: '2024-10-01T00:00:00.000', expirationdate: '2027-09-30T00:00:00.000', address: '1579 STRAITS TPKE STE 1E', city: 'MIDDLEBURY', state: 'CT', zip: '06762', recordrefreshedon: '2024-10-11T00:00:00.000' }])
+  const out = parse(importCtLicencesJson(api, { sourceUrl: SOURCE, retrieved: '2026-11-27' }).licences, { columns: true }) as Record<string, string>[]
+  assert.equal(out[0], licences().find((r) => r.credential_code === 'HHC.9915725'))
+  assert.throws(() => importCtLicencesJson('[{"fullcredentialcode":"X.1","status":"ACTIVE"}]', { sourceUrl: SOURCE, retrieved: '2026-11-27' }), (e: Error) => /has no name/.test(e.message))
 })
 
 test('portal dates: ISO, Socrata timestamps and MM/DD/YYYY', () => {

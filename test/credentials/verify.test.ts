@@ -88,7 +88,8 @@ test('coverage counts every record: its combinations sum to the data sets\' rows
   assert.is(sum('nppes'), nppes.length)
   assert.is(sum('ct_elicense'), 93)
   assert.is(sum('ct_dcp_decisions'), 38, 'one record per credential the 66 decisions name')
-  assert.is(res.json.result.coverage.records, nppes.length + 93 + 66)
+  assert.is(sum('ct_contractors'), 69)
+  assert.is(res.json.result.coverage.records, nppes.length + 93 + 69 + 66)
   assert.equal((res.json.result.not_covered.professions as { profession: string }[]).map((p) => p.profession), ['attorney', 'cpa', 'physician_assistant'])
 })
 

@@ -17,7 +17,13 @@
  * published; the licensing state is CT, the data set's only one. A row the format does not allow
  * stops the import with its line.
  *
- *     node dist/tools/data/ct-licences.js EXPORT.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD [--credentials "Home Health Care,Hospice"]
+ * It also reads JSON: the portal's API rows (SODA JSON, the same field names in lower case: a JSON
+ * array or one row a line) and the credential objects of the snapshot the repository ships for
+ * contractors (savitz25/contractor-trust-hub's `core` list: number, class, holderType, businessName,
+ * status, activeFlag, issueDate, expirationDate, city; the full credential code is the only number it
+ * keeps, and an individual's name and city were withheld there, so those rows have no name).
+ *
+ *     node dist/tools/data/ct-licences.js EXPORT.csv|ROWS.json|ROWS.jsonl OUT.csv --source-url URL --retrieved YYYY-MM-DD [--credentials "Home Health Care,Hospice"]
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
@@ -92,12 +98,71 @@ export function importCtLicences(text: string, p: Provenance, credentials?: Set<
   return { licences: out.join('\n') + '\n', count: out.length - 1 }
 }
 
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const field = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string).trim() : typeof o[k] === 'number' ? String(o[k]) : '')
+
+/** Convert JSON rows (the portal's API rows or the snapshot's credential objects); the same CSV as importCtLicences. */
+export function importCtLicencesJson(text: string, p: Provenance, credentials?: Set<string>): { licences: string; count: number } {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(p.retrieved)) throw new ImportError(`--retrieved "${p.retrieved}" is not YYYY-MM-DD`)
+  if (!/^https:\/\//.test(p.sourceUrl)) throw new ImportError(`--source-url "${p.sourceUrl}" is not an https address`)
+  const t = text.replace(/^\uFEFF/, '').trim()
+  let items: { o: unknown; where: string }[]
+  if (t.startsWith('[')) {
+    let doc: unknown
+    try {
+      doc = JSON.parse(t)
+    } catch (e) {
+      throw new ImportError(`not JSON (${(e as Error).message})`)
+    }
+    items = (doc as unknown[]).map((o, i) => ({ o, where: `row ${i + 1}` }))
+  } else {
+    items = t.split('\n').map((line, i) => {
+      try {
+        return { o: JSON.parse(line) as unknown, where: `line ${i + 1}` }
+      } catch (e) {
+        throw new ImportError(`line ${i + 1}: not JSON (${(e as Error).message})`)
+      }
+    })
+  }
+  const out: string[] = [COLUMNS.join(',')]
+  const seen = new Set<string>()
+  for (const { o, where } of items) {
+    if (!isObject(o)) throw new ImportError(`${where}: not an object`)
+    const snapshot = 'number' in o
+    const code = snapshot ? field(o, 'number') : field(o, 'fullcredentialcode')
+    if (code === '') throw new ImportError(`${where}: no credential code`)
+    if (seen.has(code)) throw new ImportError(`${where}: credential ${code} is listed twice`)
+    seen.add(code)
+    const credential = snapshot ? field(o, 'class') : field(o, 'credential')
+    if (credentials && !credentials.has(credential)) continue
+    const holder = snapshot ? field(o, 'holderType') : field(o, 'type')
+    const name = snapshot ? field(o, 'businessName') : field(o, 'name') || field(o, 'businessname')
+    if (name === '' && !(snapshot && holder === 'INDIVIDUAL')) throw new ImportError(`${where}: credential ${code} has no name`)
+    const status = field(o, 'status')
+    if (status === '') throw new ImportError(`${where}: no status`)
+    const address = snapshot
+      ? field(o, 'city')
+      : [field(o, 'address'), field(o, 'city'), [field(o, 'state'), field(o, 'zip')].filter((x) => x !== '').join(' ')].filter((x) => x !== '').join(', ')
+    out.push(
+      [
+        snapshot ? code : field(o, 'credentialnumber'), code, name, holder, credential, status, snapshot ? '' : field(o, 'statusreason'),
+        portalDate(snapshot ? field(o, 'issueDate') : field(o, 'issuedate'), where), portalDate(snapshot ? '' : field(o, 'effectivedate'), where),
+        portalDate(snapshot ? field(o, 'expirationDate') : field(o, 'expirationdate'), where), address, 'CT',
+        portalDate(snapshot ? '' : field(o, 'recordrefreshedon'), where), p.sourceUrl, p.retrieved,
+      ].map(cell).join(','),
+    )
+  }
+  return { licences: out.join('\n') + '\n', count: out.length - 1 }
+}
+
 function main(argv: string[]): number {
   const i = argv.indexOf('--credentials')
   const credentials = i >= 0 && argv[i + 1] ? new Set(argv[i + 1]!.split(',').map((s) => s.trim())) : undefined
   const rest = i >= 0 ? [...argv.slice(0, i), ...argv.slice(i + 2)] : argv
-  return runImporter(rest, 'node dist/tools/data/ct-licences.js EXPORT.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD [--credentials "Home Health Care,Hospice"]', (input, output, p) => {
-    const r = importCtLicences(readFileSync(input, 'utf8'), p, credentials)
+  return runImporter(rest, 'node dist/tools/data/ct-licences.js EXPORT.csv|ROWS.json|ROWS.jsonl OUT.csv --source-url URL --retrieved YYYY-MM-DD [--credentials "Home Health Care,Hospice"]', (input, output, p) => {
+    const text = readFileSync(input, 'utf8')
+    const r = /\.jsonl?$/.test(input) ? importCtLicencesJson(text, p, credentials) : importCtLicences(text, p, credentials)
     writeFileSync(output, r.licences)
     return `${r.count} credentials written to ${output}`
   })
