@@ -119,6 +119,17 @@ export const texts: FunctionLibrary = {
       return text(cx, t!, 'the text').split(separator)
     },
   },
+  digits: {
+    doc: 'The decimal digits of a text, each as a whole number, in order: digits(\'80840\') is [8, 0, 8, 4, 0]; a text holding anything but the digits 0 to 9 is an error (check its form with matches first). What a check-digit formula (Luhn, ISO 7064) reads.',
+    args: ['text'],
+    returns: { list: 'integer' },
+    pure: true,
+    impl: ([t], cx) => {
+      const s = text(cx, t!, 'the text')
+      if (!/^[0-9]*$/.test(s)) return cx.fail(`digits() reads only the digits 0 to 9; ${JSON.stringify(s)} holds another character`)
+      return [...s].map((c) => new Dec(c.charCodeAt(0) - 48))
+    },
+  },
   join: {
     doc: 'The texts of a list joined by a separator: join(split(normalize_text(brand), \' \'), \'\') writes "Dr. Pepper" as "drpepper", as a hashtag does.',
     args: [{ list: 'text' }, 'text'],

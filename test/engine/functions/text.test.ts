@@ -32,6 +32,26 @@ test('similarity is 1 − edit distance ÷ longer length', () => {
   assert.is((formula("similarity('abc', '')") as Dec).toString(), '0')
 })
 
+test('digits lists the digits of a text as whole numbers, and refuses any other character', () => {
+  assert.equal((formula("digits('80840')") as Dec[]).map((d) => d.toString()), ['8', '0', '8', '4', '0'])
+  assert.equal(formula("digits('')"), [])
+  assert.throws(() => formula("digits('12a4')"), /reads only the digits 0 to 9/)
+  assert.throws(() => formula("digits(' 1')"), /reads only the digits/)
+})
+
+test('a Luhn check written with digits: the NPI check digit (prefix 80840) of a real NPI holds, a changed digit fails', () => {
+  // CMS, "Requirements for constructing the NPI check digit": Luhn over 80840 followed by the 10-digit NPI,
+  // every second digit from the right (the check digit not doubled) doubled and its digits summed.
+  const luhn =
+    "sum(map(range(0, 14), i => (14 - i) / 2 == floor((14 - i) / 2) ? item(digits(concat('80840', n)), i) " +
+    ": (2 * item(digits(concat('80840', n)), i) > 9 ? 2 * item(digits(concat('80840', n)), i) - 9 : 2 * item(digits(concat('80840', n)), i))))"
+  const valid = (n: string) => formula(`${luhn} / 10 == floor(${luhn} / 10)`, { n })
+  assert.is(valid('1720377294'), true, 'NPPES record of 1720377294 (ropensci/npi fixture api-b2f594.json)')
+  assert.is(valid('1568946812'), true)
+  assert.is(valid('1720377295'), false, 'the check digit changed')
+  assert.is(valid('1720377249'), false, 'two digits swapped')
+})
+
 test('concat joins text and amounts as written, and refuses a list', () => {
   assert.is(formula("concat('rate ', 0.05, ' on ', 1500)"), 'rate 0.05 on 1500')
   assert.throws(() => formula("concat('x', [1])"), /joins text and amounts/)
