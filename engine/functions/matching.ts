@@ -202,7 +202,7 @@ export const matching: FunctionLibrary = {
   entity_match: {
     doc:
       'How confidently a name designates the same entity as a candidate record\'s name, from 0 to 1, with the reasons: entity_match(matching.entity.name_words, name, candidate_name, identifiers, candidate_identifiers). ' +
-      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias` and `drop` phrases), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, the best pair counting. ' +
+      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias` and `drop` phrases), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
       'The optional identifiers (a record such as the request\'s { npi, uei }, and the candidate\'s row) decide where both hold one: the same value gives confidence 1, only different values give 0. ' +
       'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate }.',
     args: [{ table: 'lookup' }, 'text', 'text', 'any', 'any'],
@@ -215,9 +215,13 @@ export const matching: FunctionLibrary = {
       const candidate = text(cx, c!, 'the candidate name')
       const mine = normalised(rows, name).parts
       const theirs = normalised(rows, candidate).parts
+      // Both names hold a legal name before an alias marker ("Alohma LLC d/b/a Kure CBD & Vape" and
+      // "JSS Retail, LLC, d/b/a Kure CBD & Vape"): the legal names decide, since a trade name may be
+      // shared by franchisees or related stores that are different entities. One name split: any part.
+      const owners = mine.length > 1 && theirs.length > 1
       let best: Scored | undefined
-      for (const a of mine) {
-        for (const b of theirs) {
+      for (const a of owners ? mine.slice(0, 1) : mine) {
+        for (const b of owners ? theirs.slice(0, 1) : theirs) {
           const s = score(a.core, b.core)
           if (!best || s.nameScore.gt(best.nameScore)) best = s
         }
@@ -226,7 +230,8 @@ export const matching: FunctionLibrary = {
       const reasons: string[] = []
       if (b.a === b.b && b.a !== '') reasons.push(`names equal as compared ("${b.a}")`)
       else reasons.push(`names alike: "${b.a}" and "${b.b}", token-set ${b.tokenSet.toFixed(2)}, Jaro-Winkler ${b.jaroWinkler.toFixed(2)}, name score ${b.nameScore.toFixed(2)}`)
-      if (theirs.length > 1 || mine.length > 1) reasons.push('a name split at an alias marker (dba, fka, aka…): the best-matching parts compared')
+      if (owners) reasons.push('both names split at an alias marker (dba, fka, aka…): the legal names before it compared, a shared trade name not counting')
+      else if (theirs.length > 1 || mine.length > 1) reasons.push('a name split at an alias marker (dba, fka, aka…): the best-matching parts compared')
 
       const given = record(cx, ids as Value | undefined, 'the identifiers')
       const held = record(cx, candidateIds as Value | undefined, "the candidate's identifiers")

@@ -77,4 +77,13 @@ test('a name of legal-form words only is compared as written', () => {
   assert.is(match('The Company', 'The Company').normalized_name, 'the company')
 })
 
+test('two legal names before an alias marker decide: a shared trade name of different owners is not a match', () => {
+  const franchise = match('Alohma LLC d/b/a Kure CBD & Vape', 'JSS Retail, LLC, d/b/a Kure CBD & Vape')
+  assert.ok(Number(show(franchise.confidence!).replace(/"/g, '')) < 0.7, show(franchise.confidence!))
+  assert.ok((franchise.reasons as string[]).some((r) => /legal names before it compared/.test(r)))
+  assert.is(score('Hims & Hers Health, Inc. dba Hers', 'Hims & Hers Health, Inc. dba Hims'), '"1"')
+  // One side without an alias: its name may be either part of the other.
+  assert.is(score('Kure CBD & Vape', 'JSS Retail, LLC, d/b/a Kure CBD & Vape'), '"1"')
+})
+
 test.run()
