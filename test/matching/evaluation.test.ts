@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { ROOT } from '../../engine/project/paths.js'
-import { currentBlock, evaluateMatcher, readPairs, renderBlock } from '../../tools/matcher-evaluation.js'
+import { BLOCK_END, BLOCK_START, currentBlock, evaluateMatcher, readPairs, renderBlock, replaceBlock, SWEEP } from '../../tools/matcher-evaluation.js'
 
 const test = suite('matching/evaluation: the labelled pairs and the thresholds')
 const evaluation = evaluateMatcher()
@@ -51,6 +51,15 @@ test('every name is a company of the warning-letter data set as FDA lists it', (
       assert.ok(companies.has(name), `not a company of the data set: ${name}`)
     }
   }
+})
+
+test('the sweep runs 0.70 to 0.98, and --write replaces only the marked block', () => {
+  assert.equal([SWEEP[0], SWEEP[SWEEP.length - 1]], ['0.70', '0.98'])
+  assert.equal(evaluation.sweep.map((m) => m.threshold), SWEEP)
+  const doc = `# A\n\n${BLOCK_START}\nold\n${BLOCK_END}\n\nafter\n`
+  assert.is(replaceBlock(doc, 'new'), `# A\n\n${BLOCK_START}\nnew\n${BLOCK_END}\n\nafter\n`)
+  assert.is(currentBlock(replaceBlock(doc, 'new')), 'new')
+  assert.throws(() => replaceBlock('# no markers', 'x'), /no <!-- matcher-evaluation:start -->/)
 })
 
 test.run()
