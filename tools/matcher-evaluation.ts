@@ -117,7 +117,7 @@ function measure(scored: ScoredPair[], threshold: string): Measure {
 
 function threshold(e: TableEntry | undefined, id: string): string {
   if (!e || e.kind !== 'parameter') throw new Error(`${id} is not a parameter of the catalog`)
-  return String((e as ParameterEntry).history[(e as ParameterEntry).history.length - 1]!.value)
+  return new Dec(String((e as ParameterEntry).history[(e as ParameterEntry).history.length - 1]!.value)).toFixed(2)
 }
 
 export function evaluateMatcher(root: string = ROOT): Evaluation {

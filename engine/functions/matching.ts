@@ -152,10 +152,15 @@ interface Scored {
   jaroWinkler: Dec
   a: string
   b: string
+  /** Equal only once spaces are removed. */
+  joined?: boolean
 }
 
 function score(a: string, b: string): Scored {
   if (a === '' && b === '') return { nameScore: new Dec(0), tokenSet: new Dec(0), jaroWinkler: new Dec(0), a, b }
+  // Word boundaries of business names are unreliable ("Nice Cloud" / "Nicecloud", "E-Liquid" /
+  // "Eliquid"): names that are the same letters once spaces are removed are the same name.
+  if (a !== b && a.replace(/ /gu, '') === b.replace(/ /gu, '')) return { nameScore: new Dec(1), tokenSet: new Dec(1), jaroWinkler: new Dec(1), a, b, joined: true }
   const tokenSet = new Dec(tokenSetRatio(a, b, { full_process: false })).div(100)
   const jw = measure(a === '' || b === '' ? 0 : jaroWinkler(sortedWords(a), sortedWords(b)))
   return { nameScore: tokenSet.plus(jw).div(2).toDecimalPlaces(4), tokenSet, jaroWinkler: jw, a, b }
@@ -202,7 +207,7 @@ export const matching: FunctionLibrary = {
   entity_match: {
     doc:
       'How confidently a name designates the same entity as a candidate record\'s name, from 0 to 1, with the reasons: entity_match(matching.entity.name_words, name, candidate_name, identifiers, candidate_identifiers). ' +
-      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias` and `drop` phrases), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
+      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias` and `drop` phrases), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, or 1 for names equal once spaces are removed, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
       'The optional identifiers (a record such as the request\'s { npi, uei }, and the candidate\'s row) decide where both hold one: the same value gives confidence 1, only different values give 0. ' +
       'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate }.',
     args: [{ table: 'lookup' }, 'text', 'text', 'any', 'any'],
@@ -229,6 +234,7 @@ export const matching: FunctionLibrary = {
       const b = best!
       const reasons: string[] = []
       if (b.a === b.b && b.a !== '') reasons.push(`names equal as compared ("${b.a}")`)
+      else if (b.joined) reasons.push(`names equal once spaces are removed ("${b.a}" and "${b.b}")`)
       else reasons.push(`names alike: "${b.a}" and "${b.b}", token-set ${b.tokenSet.toFixed(2)}, Jaro-Winkler ${b.jaroWinkler.toFixed(2)}, name score ${b.nameScore.toFixed(2)}`)
       if (owners) reasons.push('both names split at an alias marker (dba, fka, aka…): the legal names before it compared, a shared trade name not counting')
       else if (theirs.length > 1 || mine.length > 1) reasons.push('a name split at an alias marker (dba, fka, aka…): the best-matching parts compared')
