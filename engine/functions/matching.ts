@@ -13,7 +13,7 @@
  *   record linkage use, which weighs a shared beginning and penalises the words one side lacks;
  * - a unique identifier both sides carry (NPI, UEI, a licence or application number) decides: the
  *   same one is the same entity, a different one is not.
- * The words of normalisation are a lookup in YAML (role `drop`, `alias` or `replace`), and so are the
+ * The words of normalisation are a lookup in YAML (role `drop`, `article`, `alias` or `replace`), and so are the
  * thresholds the rule sets compare `confidence` with: no word list or threshold lives here.
  */
 import { token_set_ratio as tokenSetRatio } from 'fuzzball'
@@ -28,7 +28,10 @@ const jaroWinkler = jaroWinklerModule.similarity
 
 /** The words of a words table, compiled: phrases as word lists, longest first. */
 interface Words {
+  /** Legal forms: dropped after a name's first word, kept as its first word ("NV Nutrition", "SAS Technologies"). */
   drop: string[][]
+  /** Articles: dropped wherever they stand ("The Vapery"). */
+  article: string[][]
   alias: string[][]
   /** Word phrases replaced by other words ("intl" → "international"). */
   replace: { phrase: string[]; by: string[] }[]
@@ -41,7 +44,7 @@ interface Parts {
   parts: { core: string; full: string }[]
 }
 
-const ROLES = ['drop', 'alias', 'replace'] as const
+const ROLES = ['drop', 'article', 'alias', 'replace'] as const
 
 /** Compiled words by the rows in force (one Map per table version), and names normalised with them. */
 const COMPILED = new WeakMap<Map<string, LookupRow>, { words: Words; names: Map<string, Parts> }>()
@@ -65,7 +68,7 @@ function words(t: string): string[] {
 }
 
 function compile(rows: Map<string, LookupRow>): Words {
-  const compiled: Words = { drop: [], alias: [], replace: [], symbols: [] }
+  const compiled: Words = { drop: [], article: [], alias: [], replace: [], symbols: [] }
   for (const row of rows.values()) {
     const phrase = String(row.phrase ?? '')
     const role = String(row.role ?? '')
@@ -73,10 +76,12 @@ function compile(rows: Map<string, LookupRow>): Words {
     if (role === 'replace' && !LETTER_OR_DIGIT.test(phrase)) compiled.symbols.push({ symbol: phrase, by })
     else if (role === 'replace') compiled.replace.push({ phrase: words(basic(phrase)), by: words(basic(by)) })
     else if (role === 'drop') compiled.drop.push(words(basic(phrase)))
+    else if (role === 'article') compiled.article.push(words(basic(phrase)))
     else if (role === 'alias') compiled.alias.push(words(basic(phrase)))
   }
   const longestFirst = (a: { length: number }, b: { length: number }) => b.length - a.length
   compiled.drop.sort(longestFirst)
+  compiled.article.sort(longestFirst)
   compiled.alias.sort(longestFirst)
   compiled.replace.sort((a, b) => b.phrase.length - a.phrase.length)
   return compiled
@@ -115,7 +120,10 @@ function normalise(name: string, w: Words): Parts {
     .map((p) => {
       const kept: string[] = []
       for (let i = 0; i < p.length; ) {
-        const d = w.drop.find((x) => at(p, i, x))
+        const article = w.article.find((x) => at(p, i, x))
+        // A legal form follows the name; as the name's first word it is the name ("NV Nutrition").
+        const form = kept.length > 0 ? w.drop.find((x) => at(p, i, x)) : undefined
+        const d = article ?? form
         if (d) i += d.length
         else kept.push(p[i++]!)
       }
@@ -207,7 +215,7 @@ export const matching: FunctionLibrary = {
   entity_match: {
     doc:
       'How confidently a name designates the same entity as a candidate record\'s name, from 0 to 1, with the reasons: entity_match(matching.entity.name_words, name, candidate_name, identifiers, candidate_identifiers). ' +
-      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias` and `drop` phrases), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, or 1 for names equal once spaces are removed, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
+      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias`, `article` and `drop` phrases, a legal form kept as a name\'s first word), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, or 1 for names equal once spaces are removed, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
       'The optional identifiers (a record such as the request\'s { npi, uei }, and the candidate\'s row) decide where both hold one: the same value gives confidence 1, only different values give 0. ' +
       'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate }.',
     args: [{ table: 'lookup' }, 'text', 'text', 'any', 'any'],

@@ -73,8 +73,13 @@ test('identifiers must be records, and the words table must be keyed by phrase',
   assert.throws(() => formula("entity_match(wrong, 'a', 'b')", {}, { wrong }), (e: unknown) => e instanceof CompileError && /keyed by \[phrase\]/.test((e as Error).message))
 })
 
-test('a name of legal-form words only is compared as written', () => {
-  assert.is(match('The Company', 'The Company').normalized_name, 'the company')
+test('a legal form is the name as its first word; articles go wherever they stand', () => {
+  assert.is(match('The Company', 'x').normalized_name, 'company')
+  assert.is(match('Inc.', 'x').normalized_name, 'inc')
+  assert.is(match('NV Nutrition, LLC', 'x').normalized_name, 'nv nutrition')
+  assert.is(match('SAS Technologies, Inc d/b/a Save A Smoker', 'x').normalized_name, 'sas technologies')
+  assert.is(match('The Vapery LLC d/b/a the Vapery', 'x').normalized_name, 'vapery')
+  assert.ok(Number(score('NV Nutrition, LLC', 'Orphic Nutrition').replace(/"/g, '')) < 0.9)
 })
 
 test('two legal names before an alias marker decide: a shared trade name of different owners is not a match', () => {
