@@ -194,6 +194,8 @@ const RESULT: ValueType = {
     reasons: { list: 'text' },
     normalized_name: 'text',
     normalized_candidate: 'text',
+    legal_name: 'text',
+    candidate_legal_name: 'text',
   },
 }
 
@@ -217,7 +219,7 @@ export const matching: FunctionLibrary = {
       'How confidently a name designates the same entity as a candidate record\'s name, from 0 to 1, with the reasons: entity_match(matching.entity.name_words, name, candidate_name, identifiers, candidate_identifiers). ' +
       'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias`, `article` and `drop` phrases, a legal form kept as a name\'s first word), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, or 1 for names equal once spaces are removed, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
       'The optional identifiers (a record such as the request\'s { npi, uei }, and the candidate\'s row) decide where both hold one: the same value gives confidence 1, only different values give 0. ' +
-      'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate }.',
+      'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate, legal_name, candidate_legal_name }; legal_name and candidate_legal_name are each name\'s part before its first alias marker, normalised (the legal entity that holds a trade name).',
     args: [{ table: 'lookup' }, 'text', 'text', 'any', 'any'],
     required: 3,
     returns: RESULT,
@@ -280,6 +282,8 @@ export const matching: FunctionLibrary = {
         reasons,
         normalized_name: b.a,
         normalized_candidate: b.b,
+        legal_name: mine[0]!.core,
+        candidate_legal_name: theirs[0]!.core,
       }
     },
   },
