@@ -87,6 +87,9 @@ test('two legal names before an alias marker decide: a shared trade name of diff
   assert.ok(Number(show(franchise.confidence!).replace(/"/g, '')) < 0.7, show(franchise.confidence!))
   assert.ok((franchise.reasons as string[]).some((r) => /legal names before it compared/.test(r)))
   assert.is(score('Hims & Hers Health, Inc. dba Hers', 'Hims & Hers Health, Inc. dba Hims'), '"1"')
+  assert.is(franchise.legal_name, 'alohma')
+  assert.is(franchise.candidate_legal_name, 'jss retail')
+  assert.is(match('Kure CBD & Vape', 'x').candidate_legal_name, 'x')
   // One side without an alias: its name may be either part of the other.
   assert.is(score('Kure CBD & Vape', 'JSS Retail, LLC, d/b/a Kure CBD & Vape'), '"1"')
 })
