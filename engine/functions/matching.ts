@@ -13,7 +13,7 @@
  *   record linkage use, which weighs a shared beginning and penalises the words one side lacks;
  * - a unique identifier both sides carry (NPI, UEI, a licence or application number) decides: the
  *   same one is the same entity, a different one is not.
- * The words of normalisation are a lookup in YAML (role `drop`, `alias` or `replace`), and so are the
+ * The words of normalisation are a lookup in YAML (role `drop`, `article`, `alias` or `replace`), and so are the
  * thresholds the rule sets compare `confidence` with: no word list or threshold lives here.
  */
 import { token_set_ratio as tokenSetRatio } from 'fuzzball'
@@ -28,7 +28,10 @@ const jaroWinkler = jaroWinklerModule.similarity
 
 /** The words of a words table, compiled: phrases as word lists, longest first. */
 interface Words {
+  /** Legal forms: dropped after a name's first word, kept as its first word ("NV Nutrition", "SAS Technologies"). */
   drop: string[][]
+  /** Articles: dropped wherever they stand ("The Vapery"). */
+  article: string[][]
   alias: string[][]
   /** Word phrases replaced by other words ("intl" → "international"). */
   replace: { phrase: string[]; by: string[] }[]
@@ -41,7 +44,7 @@ interface Parts {
   parts: { core: string; full: string }[]
 }
 
-const ROLES = ['drop', 'alias', 'replace'] as const
+const ROLES = ['drop', 'article', 'alias', 'replace'] as const
 
 /** Compiled words by the rows in force (one Map per table version), and names normalised with them. */
 const COMPILED = new WeakMap<Map<string, LookupRow>, { words: Words; names: Map<string, Parts> }>()
@@ -65,7 +68,7 @@ function words(t: string): string[] {
 }
 
 function compile(rows: Map<string, LookupRow>): Words {
-  const compiled: Words = { drop: [], alias: [], replace: [], symbols: [] }
+  const compiled: Words = { drop: [], article: [], alias: [], replace: [], symbols: [] }
   for (const row of rows.values()) {
     const phrase = String(row.phrase ?? '')
     const role = String(row.role ?? '')
@@ -73,10 +76,12 @@ function compile(rows: Map<string, LookupRow>): Words {
     if (role === 'replace' && !LETTER_OR_DIGIT.test(phrase)) compiled.symbols.push({ symbol: phrase, by })
     else if (role === 'replace') compiled.replace.push({ phrase: words(basic(phrase)), by: words(basic(by)) })
     else if (role === 'drop') compiled.drop.push(words(basic(phrase)))
+    else if (role === 'article') compiled.article.push(words(basic(phrase)))
     else if (role === 'alias') compiled.alias.push(words(basic(phrase)))
   }
   const longestFirst = (a: { length: number }, b: { length: number }) => b.length - a.length
   compiled.drop.sort(longestFirst)
+  compiled.article.sort(longestFirst)
   compiled.alias.sort(longestFirst)
   compiled.replace.sort((a, b) => b.phrase.length - a.phrase.length)
   return compiled
@@ -115,7 +120,10 @@ function normalise(name: string, w: Words): Parts {
     .map((p) => {
       const kept: string[] = []
       for (let i = 0; i < p.length; ) {
-        const d = w.drop.find((x) => at(p, i, x))
+        const article = w.article.find((x) => at(p, i, x))
+        // A legal form follows the name; as the name's first word it is the name ("NV Nutrition").
+        const form = kept.length > 0 ? w.drop.find((x) => at(p, i, x)) : undefined
+        const d = article ?? form
         if (d) i += d.length
         else kept.push(p[i++]!)
       }
@@ -152,10 +160,15 @@ interface Scored {
   jaroWinkler: Dec
   a: string
   b: string
+  /** Equal only once spaces are removed. */
+  joined?: boolean
 }
 
 function score(a: string, b: string): Scored {
   if (a === '' && b === '') return { nameScore: new Dec(0), tokenSet: new Dec(0), jaroWinkler: new Dec(0), a, b }
+  // Word boundaries of business names are unreliable ("Nice Cloud" / "Nicecloud", "E-Liquid" /
+  // "Eliquid"): names that are the same letters once spaces are removed are the same name.
+  if (a !== b && a.replace(/ /gu, '') === b.replace(/ /gu, '')) return { nameScore: new Dec(1), tokenSet: new Dec(1), jaroWinkler: new Dec(1), a, b, joined: true }
   const tokenSet = new Dec(tokenSetRatio(a, b, { full_process: false })).div(100)
   const jw = measure(a === '' || b === '' ? 0 : jaroWinkler(sortedWords(a), sortedWords(b)))
   return { nameScore: tokenSet.plus(jw).div(2).toDecimalPlaces(4), tokenSet, jaroWinkler: jw, a, b }
@@ -181,6 +194,8 @@ const RESULT: ValueType = {
     reasons: { list: 'text' },
     normalized_name: 'text',
     normalized_candidate: 'text',
+    legal_name: 'text',
+    candidate_legal_name: 'text',
   },
 }
 
@@ -202,9 +217,9 @@ export const matching: FunctionLibrary = {
   entity_match: {
     doc:
       'How confidently a name designates the same entity as a candidate record\'s name, from 0 to 1, with the reasons: entity_match(matching.entity.name_words, name, candidate_name, identifiers, candidate_identifiers). ' +
-      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias` and `drop` phrases), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, the best pair counting. ' +
+      'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias`, `article` and `drop` phrases, a legal form kept as a name\'s first word), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, or 1 for names equal once spaces are removed, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
       'The optional identifiers (a record such as the request\'s { npi, uei }, and the candidate\'s row) decide where both hold one: the same value gives confidence 1, only different values give 0. ' +
-      'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate }.',
+      'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate, legal_name, candidate_legal_name }; legal_name and candidate_legal_name are each name\'s part before its first alias marker, normalised (the legal entity that holds a trade name).',
     args: [{ table: 'lookup' }, 'text', 'text', 'any', 'any'],
     required: 3,
     returns: RESULT,
@@ -215,9 +230,13 @@ export const matching: FunctionLibrary = {
       const candidate = text(cx, c!, 'the candidate name')
       const mine = normalised(rows, name).parts
       const theirs = normalised(rows, candidate).parts
+      // Both names hold a legal name before an alias marker ("Alohma LLC d/b/a Kure CBD & Vape" and
+      // "JSS Retail, LLC, d/b/a Kure CBD & Vape"): the legal names decide, since a trade name may be
+      // shared by franchisees or related stores that are different entities. One name split: any part.
+      const owners = mine.length > 1 && theirs.length > 1
       let best: Scored | undefined
-      for (const a of mine) {
-        for (const b of theirs) {
+      for (const a of owners ? mine.slice(0, 1) : mine) {
+        for (const b of owners ? theirs.slice(0, 1) : theirs) {
           const s = score(a.core, b.core)
           if (!best || s.nameScore.gt(best.nameScore)) best = s
         }
@@ -225,8 +244,10 @@ export const matching: FunctionLibrary = {
       const b = best!
       const reasons: string[] = []
       if (b.a === b.b && b.a !== '') reasons.push(`names equal as compared ("${b.a}")`)
+      else if (b.joined) reasons.push(`names equal once spaces are removed ("${b.a}" and "${b.b}")`)
       else reasons.push(`names alike: "${b.a}" and "${b.b}", token-set ${b.tokenSet.toFixed(2)}, Jaro-Winkler ${b.jaroWinkler.toFixed(2)}, name score ${b.nameScore.toFixed(2)}`)
-      if (theirs.length > 1 || mine.length > 1) reasons.push('a name split at an alias marker (dba, fka, aka…): the best-matching parts compared')
+      if (owners) reasons.push('both names split at an alias marker (dba, fka, aka…): the legal names before it compared, a shared trade name not counting')
+      else if (theirs.length > 1 || mine.length > 1) reasons.push('a name split at an alias marker (dba, fka, aka…): the best-matching parts compared')
 
       const given = record(cx, ids as Value | undefined, 'the identifiers')
       const held = record(cx, candidateIds as Value | undefined, "the candidate's identifiers")
@@ -261,6 +282,8 @@ export const matching: FunctionLibrary = {
         reasons,
         normalized_name: b.a,
         normalized_candidate: b.b,
+        legal_name: mine[0]!.core,
+        candidate_legal_name: theirs[0]!.core,
       }
     },
   },
