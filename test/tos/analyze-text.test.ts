@@ -44,6 +44,13 @@ test('a body over 512 KiB is a 413 naming the limit; 100 KiB passes here and is 
   assert.match(elsewhere.json.error.message, /64 KiB/)
 })
 
+test('OpenAPI states the endpoint\'s body limit', async () => {
+  const doc = (await (await fetch(service.url + '/openapi.json')).json()) as { paths: Record<string, { post: Record<string, unknown> }> }
+  assert.is(doc.paths['/tos/analyze-text']!.post['x-body-limit'], '512kb')
+  assert.match(String(doc.paths['/tos/analyze-text']!.post.description), /Request bodies up to 512 KiB/)
+  assert.is(doc.paths['/tos/check-compliance']!.post['x-body-limit'], undefined)
+})
+
 test('empty text and an unknown dimension are 400s naming the field', async () => {
   const empty = await post(service, '/tos/analyze-text', { text: '   ' })
   assert.is(empty.status, 400)
