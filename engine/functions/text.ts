@@ -108,6 +108,21 @@ export function allMatches(compiled: RE2, subject: string, limit = MATCH_LIMIT):
   return out
 }
 
+/**
+ * A text as slice() indexes it: itself where it holds no character outside the Basic Multilingual
+ * Plane (its UTF-16 units are then its code points), else its code points. The last text is kept, so
+ * that slicing one long document many times does not split it each time.
+ */
+let lastText: string | undefined
+let lastPoints: string | string[] = ''
+function codePoints(t: string): string | string[] {
+  if (t !== lastText) {
+    lastText = t
+    lastPoints = /[\uD800-\uDFFF]/.test(t) ? [...t] : t
+  }
+  return lastPoints
+}
+
 /** The global (`g`) form of a pattern, which `match_all` steps through with lastIndex. */
 const GLOBAL = new Map<string, RE2>()
 function globalPattern(source: string): RE2 | string {
@@ -198,10 +213,12 @@ export const texts: FunctionLibrary = {
     returns: 'text',
     pure: true,
     impl: ([t, a, b], cx) => {
-      const chars = [...text(cx, t!, 'the text')]
-      const from = Math.min(chars.length, Math.max(0, integer(cx, a!, 'the start')))
-      const to = Math.min(chars.length, Math.max(0, integer(cx, b!, 'the end')))
-      return to <= from ? '' : chars.slice(from, to).join('')
+      const chars = codePoints(text(cx, t!, 'the text'))
+      const length = typeof chars === 'string' ? chars.length : chars.length
+      const from = Math.min(length, Math.max(0, integer(cx, a!, 'the start')))
+      const to = Math.min(length, Math.max(0, integer(cx, b!, 'the end')))
+      if (to <= from) return ''
+      return typeof chars === 'string' ? chars.slice(from, to) : chars.slice(from, to).join('')
     },
   },
   length: {
