@@ -5,13 +5,16 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ROOT } from '../../engine/project/paths.js'
-import { agreementBlock, measureAgreement, recordedBlock } from '../../tools/tos-agreement.js'
+import { agreementBlock, measureAgreement, recordedBlock, type Agreement } from '../../tools/tos-agreement.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('tos/agreement: the clause engine against the curated verdicts')
+// One measurement for both tests: it reads every curated document.
+let measured: Promise<Agreement> | undefined
+const measure = () => (measured ??= measureAgreement(catalog()))
 
 test('every curated document is measured on the six dimensions', async () => {
-  const a = await measureAgreement(catalog())
+  const a = await measure()
   const services = [...catalog().families!.get('tos.services')!.members.keys()]
   assert.ok(a.documents > 0)
   assert.is(a.documents, services.length)
@@ -23,7 +26,7 @@ test('every curated document is measured on the six dimensions', async () => {
 test('RULES.md records the agreement the tool computes now', async () => {
   const recorded = recordedBlock(readFileSync(join(ROOT, 'RULES.md'), 'utf8'))
   assert.ok(recorded, 'RULES.md has the tos-agreement block')
-  assert.fixture(recorded!, agreementBlock(await measureAgreement(catalog())))
+  assert.fixture(recorded!, agreementBlock(await measure()))
 })
 
 test.run()
