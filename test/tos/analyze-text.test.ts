@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
-import { FIXTURES, post, startService, type Service } from '../helpers.js'
+import { ROOT, RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { answer } from '../../engine/index.js'
+import { EvaluationPool } from '../../server/pool.js'
+import { catalog, FIXTURES, post, startService, startServiceWith, type Service } from '../helpers.js'
 
 const test = suite('tos/analyze-text: the clause engine over HTTP')
 let service: Service
@@ -49,6 +51,22 @@ test('OpenAPI states the endpoint\'s body limit', async () => {
   assert.is(doc.paths['/tos/analyze-text']!.post['x-body-limit'], '512kb')
   assert.match(String(doc.paths['/tos/analyze-text']!.post.description), /Request bodies up to 512 KiB/)
   assert.is(doc.paths['/tos/check-compliance']!.post['x-body-limit'], undefined)
+})
+
+test('on the evaluation pool (execution: worker) a document answers the same bytes as in-process', async () => {
+  const pool = new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog().service.limits }, 1)
+  const pooled = await startServiceWith({ pool })
+  try {
+    const text = readFileSync(join(FIXTURES, 'tos', 'alpha_vantage.md'), 'utf8')
+    const onPool = await post(pooled, '/tos/analyze-text', { text })
+    assert.is(onPool.status, 200)
+    const endpoint = catalog().endpoints.find((e) => e.operation_id === 'analyze_tos_text')!
+    assert.is(endpoint.execution, 'worker')
+    assert.is(onPool.text, JSON.stringify(await answer(catalog(), endpoint, { text })))
+  } finally {
+    await pooled.close()
+    await pool.close()
+  }
 })
 
 test('empty text and an unknown dimension are 400s naming the field', async () => {
