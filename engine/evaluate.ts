@@ -197,6 +197,9 @@ class Scope implements Runtime {
   parameterAt(entry: ParameterEntry, date: string): Scalar {
     return this.ev.readAt(entry, entry.history, date).value
   }
+  lookupAt(entry: LookupEntry, date: string): Map<string, LookupRow> {
+    return this.ev.readAt(entry, entry.history, date).value
+  }
   schedule(entry: ScheduleEntry): Bracket[] {
     return this.ev.read(entry, entry.history).value
   }

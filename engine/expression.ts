@@ -305,6 +305,9 @@ export class LambdaScope implements Runtime {
   lookup(entry: LookupEntry): Map<string, LookupRow> {
     return this.parent.lookup(entry)
   }
+  lookupAt(entry: LookupEntry, date: string): Map<string, LookupRow> {
+    return this.parent.lookupAt(entry, date)
+  }
   series(entry: SeriesEntry, key: string): Dec {
     return this.parent.series(entry, key)
   }

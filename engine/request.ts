@@ -53,6 +53,8 @@ export interface Publication {
   execution?: 'in_process' | 'worker'
   /** The suite the feature belongs to, an id of rules/service.yaml `suites`. */
   suite: string
+  /** The largest request body it accepts ("512kb"), where more than the service's default. */
+  body_limit?: string
   /** The manifest file, for messages. */
   file: string
   /** A realistic request body, for OpenAPI and the docs page. */

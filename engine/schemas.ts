@@ -394,6 +394,11 @@ export const endpointSchema = {
       enum: ['in_process', 'worker'],
       description: 'worker: answered on worker threads, off the event loop (an optimizer that evaluates hundreds of times); in_process (the default): on the request\'s own thread.',
     },
+    body_limit: {
+      type: 'string',
+      pattern: '^[1-9][0-9]*(kb|mb)$',
+      description: "The largest request body this endpoint accepts (\"512kb\"), where it needs more than the service's default (64 KiB): a larger body is a 413 naming it. OpenAPI, the docs and the MCP tool state it.",
+    },
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "The currency of the endpoint's amounts (a code of rules/service.yaml `currencies`); default: the service's default_currency." },
     example: { type: 'object', description: "A realistic request body: published in OpenAPI (the docs page's Try it out sends it); a test expects it to answer 200." },
     also_tools: {

@@ -276,6 +276,8 @@ export interface FamilyMember {
   as_of: string
   /** Its parameters by name (its other kinds of table are read by their full id, as ever). */
   parameters: Map<string, ParameterEntry>
+  /** Its lookups by name, which `member_rows` reads. */
+  lookups: Map<string, LookupEntry>
 }
 
 /**
@@ -299,8 +301,9 @@ export function buildFamilies(tables: Map<string, TableEntry>): Map<string, Tabl
     let family = families.get(id)
     if (!family) families.set(id, (family = { id, members: new Map() }))
     let member = family.members.get(stem)
-    if (!member) family.members.set(stem, (member = { name: stem, file: entry.file, as_of: entry.as_of, parameters: new Map() }))
+    if (!member) family.members.set(stem, (member = { name: stem, file: entry.file, as_of: entry.as_of, parameters: new Map(), lookups: new Map() }))
     if (entry.kind === 'parameter') member.parameters.set(entry.name, entry)
+    if (entry.kind === 'lookup') member.lookups.set(entry.name, entry)
   }
   for (const family of families.values()) family.members = new Map([...family.members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return families

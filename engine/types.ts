@@ -18,6 +18,8 @@ export interface Runtime {
   parameterAt(entry: ParameterEntry, date: string): Scalar
   schedule(entry: ScheduleEntry): Bracket[]
   lookup(entry: LookupEntry): Map<string, LookupRow>
+  /** A lookup's rows in force on another date than the calculation date (a family member's), cited. */
+  lookupAt(entry: LookupEntry, date: string): Map<string, LookupRow>
   series(entry: SeriesEntry, key: string): Dec
   /** A data set's queries; reading it cites its source and dates the answer by its retrieval. */
   dataset(entry: DatasetEntry): DatasetStore

@@ -2,8 +2,8 @@
  * @module The Koa application: one POST route per path of every endpoint manifest, so adding an
  * endpoint is a YAML file, never server code.
  *
- * Per route: authenticate (`x-api-key`), require `application/json`, parse the body (64 KiB at most),
- * then answer through the engine. Errors become the JSON error body in errors.ts.
+ * Per route: authenticate (`x-api-key`), require `application/json`, parse the body (64 KiB at most,
+ * or the manifest's `body_limit`), then answer through the engine. Errors become the JSON error body in errors.ts.
  *
  * The same manifests give the public description routes (no key): GET /openapi.json, /docs and
  * /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and /healthz, /readyz,
@@ -84,7 +84,26 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     }
     await next()
   }
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: bodyLimit, strict: true })
+  // A body parser per limit: the service's, and each larger `body_limit` a manifest sets (the pasted
+  // terms of /tos/analyze-text). A 413 names the limit of the route it was sent to.
+  const bytes = (limit: string) => {
+    const [, n, unit] = /^(\d+)\s*(kb|mb|b)?$/i.exec(limit.trim()) ?? [undefined, '0', 'b']
+    return Number(n) * ({ kb: 1024, mb: 1024 * 1024 }[(unit ?? 'b').toLowerCase()] ?? 1)
+  }
+  const shown = (limit: string) => limit.replace(/^(\d+)kb$/i, '$1 KiB').replace(/^(\d+)mb$/i, '$1 MiB')
+  const parsers = new Map<string, ReturnType<typeof bodyParser>>()
+  const parserFor = (limit: string) => {
+    let parser = parsers.get(limit)
+    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true })))
+    const text = shown(limit)
+    return async (ctx: Context, next: Next) => {
+      ctx.state.bodyLimit = text
+      await parser!(ctx, next)
+    }
+  }
+  const limitOf = (endpoint: Endpoint) => (endpoint.body_limit && bytes(endpoint.body_limit) > bytes(bodyLimit) ? endpoint.body_limit : bodyLimit)
+  // MCP carries every tool's arguments in one body: it takes the largest limit any endpoint has.
+  const mcpLimit = catalog.endpoints.map(limitOf).reduce((a, b) => (bytes(b) > bytes(a) ? b : a), bodyLimit)
   const requireBody = async (ctx: Context, next: Next) => {
     const raw = (ctx.request as { rawBody?: string }).rawBody
     if (raw === undefined || raw.trim() === '') {
@@ -119,7 +138,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     await next()
   }
   for (const endpoint of catalog.endpoints) {
-    for (const path of endpoint.paths) router.post(path, named(endpoint.operation_id), authenticate, requireJson, parse, requireBody, handler(endpoint))
+    for (const path of endpoint.paths) router.post(path, named(endpoint.operation_id), authenticate, requireJson, parserFor(limitOf(endpoint)), requireBody, handler(endpoint))
   }
   // Each endpoint's request JSON Schema, as its manifest declares it; public, like a documentation page.
   const schemas = new Map(catalog.endpoints.map((e) => [e.operation_id, { $schema: 'https://json-schema.org/draft/2020-12/schema', title: e.summary, ...e.request }]))
@@ -137,7 +156,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   docsRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
-  router.post('/mcp', named('mcp'), authenticate, requireJson, parse, requireBody, (ctx) => mcp.handleHttp(ctx))
+  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => mcp.handleHttp(ctx))
 
   // Prometheus metrics, for the operator's scraper: served only where the app was given metrics
   // (main.ts gives them unless METRICS=off).
@@ -175,7 +194,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
 
   // What the error handler names in its messages: the served paths (a 404's suggestions), the body limit (a 413's).
   const served = catalog.endpoints.flatMap((e) => e.paths)
-  const limitText = bodyLimit.replace(/^(\d+)kb$/i, '$1 KiB').replace(/^(\d+)mb$/i, '$1 MiB')
+  const limitText = shown(bodyLimit)
   app.use(observe(logger, metrics))
   app.use(async (ctx, next) => {
     ctx.state.paths = served

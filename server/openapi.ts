@@ -31,12 +31,15 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
     ...(endpoint.also_tools?.length ? { 'x-also-tools': endpoint.also_tools.map((t) => t.tool_name) } : {}),
     ...(primary ? {} : { 'x-same-as': endpoint.operation_id }),
     ...(endpoint.paths.length < 2 ? {} : { 'x-primary-path': endpoint.paths[0] }),
+    // The manifest's own body limit, where it raises the service's (a larger body is a 413).
+    ...(endpoint.body_limit ? { 'x-body-limit': endpoint.body_limit } : {}),
     tags: [tagOf(catalog, endpoint)],
     summary: endpoint.summary + which,
     description:
       agentDescription(endpoint) +
       same +
-      (endpoint.also_tools ?? []).map((t) => `\n\nAlso the MCP tool \`${t.tool_name}\`: ${t.summary}, with the request cut to ${t.fields.join(', ')}.`).join(''),
+      (endpoint.also_tools ?? []).map((t) => `\n\nAlso the MCP tool \`${t.tool_name}\`: ${t.summary}, with the request cut to ${t.fields.join(', ')}.`).join('') +
+      (endpoint.body_limit ? `\n\nRequest bodies up to ${endpoint.body_limit.replace(/kb$/i, ' KiB').replace(/mb$/i, ' MiB')} (a larger one is a 413).` : ''),
     parameters: [
       {
         name: 'explain',

@@ -92,6 +92,17 @@ export const families: FunctionLibrary = {
       })
     },
   },
+  member_rows: {
+    doc: "The rows of a member's lookup table in force on a date, in file order, each a record of its columns; cited like any table read, empty when the member has no lookup of that name or no rows in force then (not loaded): member_rows('tos.services', service, 'dimensions', on). An unknown member is an error: check members first. The columns are read as the rows hold them (any).",
+    args: [family, 'text', 'text', 'date'],
+    returns: { list: 'any' },
+    impl: ([, m, n, d], cx) => {
+      const entry = member(cx, m!).lookups.get(text(cx, n!, 'the table'))
+      const on = date(cx, d!, 'the date')
+      if (!entry || !at(entry.history, on)) return []
+      return [...cx.rt.lookupAt(entry, on).values()].map((row) => ({ ...row }))
+    },
+  },
   member_coverage: {
     doc: "What a member holds, without reading a figure (nothing cited; the answer is dated by the file's as_of): { as_of, parameters }, each parameter { name, section, first_effective, last_effective }: for a coverage report and the range of dates it can answer.",
     args: [family, 'text'],

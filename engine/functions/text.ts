@@ -10,8 +10,8 @@
 import { distance } from 'fastest-levenshtein'
 import { RE2 } from 're2-wasm'
 import { Dec, isDec } from '../decimal.js'
-import type { FunctionLibrary } from './spec.js'
-import { describe, list, text } from './values.js'
+import type { FunctionLibrary, ValueType } from './spec.js'
+import { describe, integer, list, text } from './values.js'
 
 /** Compiled patterns by source: each is compiled once per process. */
 const PATTERNS = new Map<string, RE2>()
@@ -46,6 +46,96 @@ export function normalizeText(t: string): string {
     .replace(/\s+/gu, ' ')
     .trim()
 }
+
+/** The most matches `match_all` answers, as `range` bounds a list. */
+const MATCH_LIMIT = 10_000
+/** A line longer than this is searched in pieces (cut after a sentence or at a space), so that each search stays short. */
+const PIECE = 4_000
+
+/**
+ * The lines of a text, each as its characters (code points) and its offset; a line over PIECE
+ * characters is cut into pieces, after the last ". " before the limit where there is one in its second
+ * half, else at its last space. re2-wasm copies its whole subject into WebAssembly on every call and
+ * walks it again to place a start index, so searching short pieces keeps finding every match linear
+ * in the text.
+ */
+function* pieces(subject: string): Generator<{ chars: string[]; at: number }> {
+  let at = 0
+  for (const line of subject.split('\n')) {
+    const chars = [...line]
+    let from = 0
+    while (chars.length - from > PIECE) {
+      const half = from + PIECE / 2
+      let cut = from + PIECE
+      while (cut > half && !(chars[cut - 1] === ' ' && chars[cut - 2] === '.')) cut--
+      if (cut === half) {
+        cut = from + PIECE
+        while (cut > half && chars[cut - 1] !== ' ') cut--
+      }
+      if (cut === half) cut = from + PIECE
+      yield { chars: chars.slice(from, cut), at: at + from }
+      from = cut
+    }
+    yield { chars: from === 0 ? chars : chars.slice(from), at: at + from }
+    at += chars.length + 1
+  }
+}
+
+/** Every non-empty match of a compiled global pattern, with code-point offsets: see `match_all`. */
+export function allMatches(compiled: RE2, subject: string, limit = MATCH_LIMIT): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = []
+  for (const piece of pieces(subject)) {
+    let from = 0
+    while (from <= piece.chars.length) {
+      // The rest of the piece from one character before `from`, searched from index 1: that character
+      // keeps \b and ^ right, and a short start index is cheap where a long one is not.
+      const back = from > 0 ? 1 : 0
+      compiled.lastIndex = back
+      const found = compiled.exec(piece.chars.slice(from - back).join(''))
+      if (!found) break
+      // re2-wasm answers the index, and takes lastIndex, in code points (the `u` flag).
+      const start = from - back + found.index
+      const length = [...found[0]!].length
+      if (length === 0) {
+        from = start + 1
+        continue
+      }
+      if (out.length === limit) throw new Error(`the pattern matches more than ${limit} times`)
+      out.push({ start: piece.at + start, end: piece.at + start + length, text: found[0]! })
+      from = start + length
+    }
+  }
+  return out
+}
+
+/**
+ * A text as slice() indexes it: itself where it holds no character outside the Basic Multilingual
+ * Plane (its UTF-16 units are then its code points), else its code points. The last text is kept, so
+ * that slicing one long document many times does not split it each time.
+ */
+let lastText: string | undefined
+let lastPoints: string | string[] = ''
+function codePoints(t: string): string | string[] {
+  if (t !== lastText) {
+    lastText = t
+    lastPoints = /[\uD800-\uDFFF]/.test(t) ? [...t] : t
+  }
+  return lastPoints
+}
+
+/** The global (`g`) form of a pattern, which `match_all` steps through with lastIndex. */
+const GLOBAL = new Map<string, RE2>()
+function globalPattern(source: string): RE2 | string {
+  const known = GLOBAL.get(source)
+  if (known) return known
+  const checked = pattern(source)
+  if (typeof checked === 'string') return checked
+  const compiled = new RE2(source, 'gu')
+  GLOBAL.set(source, compiled)
+  return compiled
+}
+
+const MATCH: ValueType = { record: { start: 'integer', end: 'integer', text: 'text' } }
 
 export const texts: FunctionLibrary = {
   concat: {
@@ -99,6 +189,36 @@ export const texts: FunctionLibrary = {
       // re2-wasm, compiled with `u`, answers the index in code points (an emoji before the match is
       // one), as `length` counts; the test pins it.
       return found ? new Dec(found.index) : null
+    },
+  },
+  match_all: {
+    doc: "Every match of a pattern (RE2) in the text, in order, as records { start, end, text }: start and end in characters from 0 (code points, as length counts; end is one past the last), text the matched text. The text is searched line by line: a match never spans a line break, ^ and $ match at the ends of each line, and a line over 4,000 characters is searched in pieces cut after a sentence or at a space; that keeps the search linear in the text. An empty match is skipped; more than 10,000 matches is an error: match_all(terms, '(?i)\\bscrap(e|ing)\\b').",
+    args: ['text', 'text'],
+    returns: { list: MATCH },
+    pure: true,
+    checkLiteral: checkPatternLiteral,
+    impl: ([t, p], cx) => {
+      const compiled = globalPattern(text(cx, p!, 'the pattern'))
+      if (typeof compiled === 'string') return cx.fail(compiled)
+      try {
+        return allMatches(compiled, text(cx, t!, 'the text')).map((m) => ({ start: new Dec(m.start), end: new Dec(m.end), text: m.text }))
+      } catch (error) {
+        return cx.fail((error as Error).message)
+      }
+    },
+  },
+  slice: {
+    doc: "The part of a text from one character to another (code points from 0, the end excluded, as match_all counts them; each clamped to the text): slice(terms, m.start, m.end) is the text m matched, slice(terms, max(0, m.start - 500), m.start) what stands before it.",
+    args: ['text', 'integer', 'integer'],
+    returns: 'text',
+    pure: true,
+    impl: ([t, a, b], cx) => {
+      const chars = codePoints(text(cx, t!, 'the text'))
+      const length = typeof chars === 'string' ? chars.length : chars.length
+      const from = Math.min(length, Math.max(0, integer(cx, a!, 'the start')))
+      const to = Math.min(length, Math.max(0, integer(cx, b!, 'the end')))
+      if (to <= from) return ''
+      return typeof chars === 'string' ? chars.slice(from, to) : chars.slice(from, to).join('')
     },
   },
   length: {

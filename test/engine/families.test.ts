@@ -63,6 +63,21 @@ test('the coverage of a member gives each parameter its section and first and la
   assert.equal(result.coverage, { as_of: '2026-06-01', parameters: [{ name: 'basis', section: 'pay', first_effective: '2024-07-01', last_effective: '2024-07-01' }] })
 })
 
+test('the rows of a member\'s lookup are those in force on the date, in file order, and cited; none where it has no such lookup', async () => {
+  const { result, citations } = await evaluate(catalog, 'demo.family', { member: 'aa', on: '2026-03-01' })
+  assert.equal(result.grades, [
+    { grade: 'senior', factor: 1.5, note: 'second' },
+    { grade: 'junior', factor: 1, note: 'first' },
+  ])
+  assert.equal(result.grade_factors, [3, 2])
+  assert.ok(citations.includes('Fixture A Act § 3'))
+  assert.ok(citations.includes('Fixture A grades 2026'))
+  const earlier = await evaluate(catalog, 'demo.family', { member: 'aa', on: '2025-03-01' })
+  assert.equal(earlier.result.grades, [{ grade: 'junior', factor: 1, note: 'first' }])
+  assert.equal((await evaluate(catalog, 'demo.family', { member: 'aa', on: '2024-03-01' })).result.grades, [])
+  assert.equal((await evaluate(catalog, 'demo.family', { member: 'bb', on: '2026-03-01' })).result.grades, [])
+})
+
 test('an unknown member is an evaluation error naming the members', async () => {
   try {
     await evaluate(catalog, 'demo.family', { member: 'zz', on: '2026-03-01' })

@@ -3,7 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Dec } from '../../../engine/decimal.js'
 import { CompileError } from '../../../engine/expression.js'
-import { formula } from './formula.js'
+import { formula, show } from './formula.js'
 
 const test = suite('engine/functions/text')
 
@@ -95,6 +95,45 @@ test('split cuts at a literal separator and join puts a list back together', () 
   assert.is(formula("join(['x'], '-')"), 'x')
   assert.is(formula("join([], '-')"), '')
   assert.throws(() => formula("split('abc', '')"), /at least one character/)
+})
+
+test('match_all gives every match with its start and end in characters, line by line', () => {
+  const text = 'You may not scrape.\nScraping 😀 is scraped here; scrapers too.'
+  const found = show(formula("match_all(t, '(?i)\\\\bscrap\\\\w*')", { t: text }))
+  assert.is(
+    found,
+    JSON.stringify([
+      { start: '12', end: '18', text: 'scrape' },
+      { start: '20', end: '28', text: 'Scraping' },
+      { start: '34', end: '41', text: 'scraped' },
+      { start: '48', end: '56', text: 'scrapers' },
+    ]),
+  )
+  // The offsets are those of slice and length (code points: the emoji before 'scraped' is one).
+  assert.is(formula('slice(t, 34, 41)', { t: text }), 'scraped')
+  // ^ and $ are the ends of each line, and no match spans a line break.
+  assert.is(show(formula("match_all(t, '^[A-Z]\\\\w*')", { t: text })), JSON.stringify([{ start: '0', end: '3', text: 'You' }, { start: '20', end: '28', text: 'Scraping' }]))
+  assert.is(show(formula("match_all(t, 'scrape\\\\.\\\\sScraping')", { t: text })), '[]')
+  // An empty match is skipped, not looped on.
+  assert.is(show(formula("match_all('abc', 'x*')")), '[]')
+  assert.throws(() => formula("match_all(x, '(a)\\\\1')", { x: 'aa' }), /not one RE2 accepts/)
+})
+
+test('match_all stays linear on a long text with many matches', () => {
+  const text = 'You may not scrape the service. '.repeat(9_000)
+  const started = Date.now()
+  const found = formula("match_all(t, '(?i)\\\\bscrape\\\\b')", { t: text }) as unknown[]
+  assert.is(found.length, 9_000)
+  assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`)
+  const one = formula("match_all(t, 'x+')", { t: 'a '.repeat(12_500) + 'x'.repeat(3) }) as { start: Dec }[]
+  assert.is(one[0]!.start.toString(), '25000')
+})
+
+test('slice clamps its bounds to the text and is empty when the end is not after the start', () => {
+  assert.is(formula("slice('abcdef', 2, 4)"), 'cd')
+  assert.is(formula("slice('abcdef', -3, 100)"), 'abcdef')
+  assert.is(formula("slice('abcdef', 4, 2)"), '')
+  assert.throws(() => formula("slice('abc', 0.5, 2)"), /whole number/)
 })
 
 test.run()
