@@ -38,10 +38,15 @@ export function runImporter(argv: string[], usage: string, run: (input: string, 
     process.stdout.write(`${run(input, output, { sourceUrl, retrieved })}\n`)
     return 0
   } catch (e) {
-    if (e instanceof ImportError) {
-      process.stderr.write(`${e.message}\n`)
-      return 1
-    }
-    throw e
+    return refused(e)
   }
+}
+
+/** A refused row or file on the command line: its message on stderr and exit code 1; any other error is thrown on. */
+export function refused(e: unknown): number {
+  if (e instanceof ImportError) {
+    process.stderr.write(`${e.message}\n`)
+    return 1
+  }
+  throw e
 }

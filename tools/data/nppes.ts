@@ -30,7 +30,7 @@ import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parse } from 'csv-parse'
-import { cell, ImportError, type Provenance } from './importer.js'
+import { cell, ImportError, refused, type Provenance } from './importer.js'
 
 export { ImportError, type Provenance }
 
@@ -329,11 +329,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${r.rows.length} rows (${r.providers} providers) written to ${output}\n`)
     return 0
   } catch (e) {
-    if (e instanceof ImportError) {
-      process.stderr.write(`${e.message}\n`)
-      return 1
-    }
-    throw e
+    return refused(e)
   }
 }
 

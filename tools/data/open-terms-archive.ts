@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { pathToFileURL } from 'node:url'
 import { parse } from 'yaml'
-import { ImportError } from './importer.js'
+import { ImportError, refused } from './importer.js'
 
 export { ImportError }
 
@@ -142,11 +142,7 @@ export function main(argv: string[]): number {
       return 0
     }
   } catch (e) {
-    if (e instanceof ImportError) {
-      process.stderr.write(`${e.message}\n`)
-      return 1
-    }
-    throw e
+    return refused(e)
   }
   process.stderr.write(`usage: ${USAGE}\n`)
   return 2
