@@ -114,6 +114,14 @@ function rowSpecs(files: GoldenFile[]): RowSpec[] {
     { name: 'Social Security filing strategy, couple 97 × 97', file: 'test/golden/social_security/filing_strategy.yaml', caseName: 'all 97 × 97 pairs', unit: 'ms', target: TARGET.ss_couple_ms },
     { name: 'SSDI estimate, 7-year record, two children, offset', file: 'test/golden/social_security/ssdi_estimate.yaml', caseName: 'two children and workers', unit: 'µs', target: TARGET.ss_endpoint_us },
     { name: 'SSDI work credits, 20/40 rule', file: 'test/golden/social_security/work_credits.yaml', caseName: 'A 40-year-old with steady recent work', unit: 'µs', target: TARGET.ss_endpoint_us },
+    // Issue 16's data features: each a search over a data set through the shared matcher.
+    { name: 'FDA warning letters, company search (3,374 letters)', file: 'test/golden/fda/warning_letters.yaml', caseName: 'Novo Nordisk since 2025', unit: 'ms' },
+    { name: 'FDA enforcement history, Walmart', file: 'test/golden/fda/enforcement_history.yaml', caseName: 'Walmart', unit: 'ms' },
+    { name: 'supplier certification, 1,000 firms', file: 'test/golden/supplier_diversity/certifications.yaml', caseName: 'Adams Legacy as a DBE', unit: 'ms' },
+    { name: 'supplier monitoring, three firms', file: 'test/golden/supplier_diversity/monitoring.yaml', caseName: 'Two listed firms and one not found', unit: 'ms' },
+    { name: 'credential verification by name, state, profession', file: 'test/golden/credentials/verify.yaml', caseName: 'A physician found by name', unit: 'ms' },
+    { name: 'terms of service, check by company name', file: 'test/golden/tos/check_compliance.yaml', caseName: 'GitHub by its company name', unit: 'ms' },
+    { name: 'patent status with the term computed', file: 'test/golden/patent/status.yaml', caseName: "Eliquis' formulation patent", unit: 'ms' },
   ]
 }
 
