@@ -13,7 +13,7 @@ import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
 import { answer, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
-import { catalogDataAsOf, serviceVersion } from './contract.js'
+import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from './contract.js'
 import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
 import { parseKey, type KeyStore } from './keys.js'
@@ -86,11 +86,8 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   }
   // A body parser per limit: the service's, and each larger `body_limit` a manifest sets (the pasted
   // terms of /tos/analyze-text). A 413 names the limit of the route it was sent to.
-  const bytes = (limit: string) => {
-    const [, n, unit] = /^(\d+)\s*(kb|mb|b)?$/i.exec(limit.trim()) ?? [undefined, '0', 'b']
-    return Number(n) * ({ kb: 1024, mb: 1024 * 1024 }[(unit ?? 'b').toLowerCase()] ?? 1)
-  }
-  const shown = (limit: string) => limit.replace(/^(\d+)kb$/i, '$1 KiB').replace(/^(\d+)mb$/i, '$1 MiB')
+  const bytes = bodyLimitBytes
+  const shown = bodyLimitText
   const parsers = new Map<string, ReturnType<typeof bodyParser>>()
   const parserFor = (limit: string) => {
     let parser = parsers.get(limit)

@@ -112,3 +112,14 @@ export function catalogDataAsOf(catalog: Catalog): string {
   for (const table of catalog.tables.values()) if (table.as_of > newest) newest = table.as_of
   return newest
 }
+
+/** A body limit as the manifests and the service write it ("512kb"), in bytes. */
+export function bodyLimitBytes(limit: string): number {
+  const [, n, unit] = /^(\d+)\s*(kb|mb|b)?$/i.exec(limit.trim()) ?? [undefined, '0', 'b']
+  return Number(n) * ({ kb: 1024, mb: 1024 * 1024 }[(unit ?? 'b').toLowerCase()] ?? 1)
+}
+
+/** A body limit as a 413 and the published descriptions say it ("512 KiB"). */
+export function bodyLimitText(limit: string): string {
+  return limit.replace(/^(\d+)kb$/i, '$1 KiB').replace(/^(\d+)mb$/i, '$1 MiB')
+}

@@ -4,7 +4,7 @@
  * result schema inside the envelope, and the error responses; plus the public service routes.
  */
 import type { Catalog, Endpoint } from '../engine/index.js'
-import { agentDescription, catalogDataAsOf, envelopeSchema, errorSchema, pathOperations, serviceVersion } from './contract.js'
+import { agentDescription, bodyLimitText, catalogDataAsOf, envelopeSchema, errorSchema, pathOperations, serviceVersion } from './contract.js'
 
 type Schema = Record<string, unknown>
 
@@ -39,7 +39,7 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
       agentDescription(endpoint) +
       same +
       (endpoint.also_tools ?? []).map((t) => `\n\nAlso the MCP tool \`${t.tool_name}\`: ${t.summary}, with the request cut to ${t.fields.join(', ')}.`).join('') +
-      (endpoint.body_limit ? `\n\nRequest bodies up to ${endpoint.body_limit.replace(/kb$/i, ' KiB').replace(/mb$/i, ' MiB')} (a larger one is a 413).` : ''),
+      (endpoint.body_limit ? `\n\nRequest bodies up to ${bodyLimitText(endpoint.body_limit)} (a larger one is a 413).` : ''),
     parameters: [
       {
         name: 'explain',

@@ -214,7 +214,7 @@ export const texts: FunctionLibrary = {
     pure: true,
     impl: ([t, a, b], cx) => {
       const chars = codePoints(text(cx, t!, 'the text'))
-      const length = typeof chars === 'string' ? chars.length : chars.length
+      const length = chars.length
       const from = Math.min(length, Math.max(0, integer(cx, a!, 'the start')))
       const to = Math.min(length, Math.max(0, integer(cx, b!, 'the end')))
       if (to <= from) return ''
