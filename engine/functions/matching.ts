@@ -42,6 +42,8 @@ interface Words {
 /** A name as compared: its parts (split at alias markers), each with and without its dropped words. */
 interface Parts {
   parts: { core: string; full: string }[]
+  /** Whether every word of the name is a legal form or an article ("Inc.", "The Company LLC"): no name to compare. */
+  onlyForms: boolean
 }
 
 const ROLES = ['drop', 'article', 'alias', 'replace'] as const
@@ -131,7 +133,17 @@ function normalise(name: string, w: Words): Parts {
       // A name made only of dropped words ("The Company") is compared as written.
       return { core: kept.length > 0 ? kept.join(' ') : full, full }
     })
-  return { parts: parts.length > 0 ? parts : [{ core: '', full: '' }] }
+  // Every word a legal form or an article, wherever it stands.
+  const formsOnly = (p: string[]) => {
+    for (let i = 0; i < p.length; ) {
+      const d = w.article.find((x) => at(p, i, x)) ?? w.drop.find((x) => at(p, i, x))
+      if (!d) return false
+      i += d.length
+    }
+    return true
+  }
+  const named = split.filter((p) => p.length > 0)
+  return { parts: parts.length > 0 ? parts : [{ core: '', full: '' }], onlyForms: named.length > 0 && named.every(formsOnly) }
 }
 
 function normalised(rows: Map<string, LookupRow>, name: string): Parts {
@@ -196,6 +208,7 @@ const RESULT: ValueType = {
     normalized_candidate: 'text',
     legal_name: 'text',
     candidate_legal_name: 'text',
+    only_legal_forms: 'boolean',
   },
 }
 
@@ -219,7 +232,7 @@ export const matching: FunctionLibrary = {
       'How confidently a name designates the same entity as a candidate record\'s name, from 0 to 1, with the reasons: entity_match(matching.entity.name_words, name, candidate_name, identifiers, candidate_identifiers). ' +
       'Names are normalised with the words table (accents, case, punctuation; `replace`, `alias`, `article` and `drop` phrases, a legal form kept as a name\'s first word), split at alias markers, and each pair of parts scored: name_score = (token-set ratio + Jaro-Winkler on the sorted words) / 2, or 1 for names equal once spaces are removed, the best pair counting (when both names hold a legal name before an alias marker, only the legal names). ' +
       'The optional identifiers (a record such as the request\'s { npi, uei }, and the candidate\'s row) decide where both hold one: the same value gives confidence 1, only different values give 0. ' +
-      'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate, legal_name, candidate_legal_name }; legal_name and candidate_legal_name are each name\'s part before its first alias marker, normalised (the legal entity that holds a trade name).',
+      'Result: { confidence, name_score, token_set, jaro_winkler, identifier (matched | differs | not_compared), identifiers_matched, reasons, normalized_name, normalized_candidate, legal_name, candidate_legal_name, only_legal_forms }; legal_name and candidate_legal_name are each name\'s part before its first alias marker, normalised (the legal entity that holds a trade name); only_legal_forms is true when every word of the name is a legal form or an article (no name to compare).',
     args: [{ table: 'lookup' }, 'text', 'text', 'any', 'any'],
     required: 3,
     returns: RESULT,
@@ -228,7 +241,8 @@ export const matching: FunctionLibrary = {
       const rows = cx.rt.lookup(cx.table as LookupEntry)
       const name = text(cx, n!, 'the name')
       const candidate = text(cx, c!, 'the candidate name')
-      const mine = normalised(rows, name).parts
+      const own = normalised(rows, name)
+      const mine = own.parts
       const theirs = normalised(rows, candidate).parts
       // Both names hold a legal name before an alias marker ("Alohma LLC d/b/a Kure CBD & Vape" and
       // "JSS Retail, LLC, d/b/a Kure CBD & Vape"): the legal names decide, since a trade name may be
@@ -284,6 +298,7 @@ export const matching: FunctionLibrary = {
         normalized_candidate: b.b,
         legal_name: mine[0]!.core,
         candidate_legal_name: theirs[0]!.core,
+        only_legal_forms: own.onlyForms,
       }
     },
   },

@@ -105,4 +105,12 @@ test('names that are the same letters once spaces are removed are equal; "and Co
   assert.is(score('Smart Smoke, Inc.', 'Smoke Smart LLC'), '"1"')
 })
 
+test('a name made only of legal forms and articles is said so, wherever the forms stand', () => {
+  assert.is(match('Inc.', 'Pfizer Inc').only_legal_forms, true)
+  assert.is(match('The Company LLC', 'Pfizer Inc').only_legal_forms, true)
+  assert.is(match('L.L.C. Inc', 'Pfizer Inc').only_legal_forms, true)
+  assert.is(match('NV Nutrition', 'Pfizer Inc').only_legal_forms, false)
+  assert.is(match('Pfizer Inc', 'Inc.').only_legal_forms, false)
+})
+
 test.run()
