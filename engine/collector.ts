@@ -3,16 +3,16 @@
  * order they were first met, the newest data date, the explanation's steps, the results of the
  * calls made so far, and the work done against the request's limits.
  */
-import { WorkLimitError } from './errors.js'
+import { DeadlineError, WorkLimitError } from './errors.js'
 import type { ParameterRead, Step } from './evaluate.js'
 import type { Currency } from './money.js'
 import type { Citation } from './tables.js'
 import type { Value } from './types.js'
 
-/** What one request gathers across the rule sets it runs. @api private */
-/** How many steps run between two looks at the clock for the time limit. */
+/** How many steps run between two looks at the clock for the backstop. */
 const STEPS_BETWEEN_TIME_LIMIT_CHECKS = 1024
 
+/** What one request gathers across the rule sets it runs. @api private */
 export class Collector {
   citations = new Map<string, Citation>()
   notes: string[] = []
@@ -29,8 +29,10 @@ export class Collector {
   readonly calls = new Map<string, Record<string, Value>>()
   /** The request's dates by value, with the field holding each: what a date out of range is named by. */
   readonly dateFields = new Map<string, string>()
-  /** Work done so far, against the request's limits. */
+  /** Work done so far, in steps, against the request's limits. */
   private work = 0
+  /** The step count at which the clock is read next. */
+  private nextClockCheck = STEPS_BETWEEN_TIME_LIMIT_CHECKS
   private readonly deadline: number
 
   constructor(
@@ -40,17 +42,28 @@ export class Collector {
     private readonly limits: { steps: number; milliseconds: number },
   ) {
     if (explain) this.steps = []
-    // The clock bounds how long a request may run; it never changes what an answer says.
+    // The clock is a far backstop against a defect (a loop that counts too little), never the rule
+    // that refuses a request: the step budget does that, so an answer does not depend on the load.
     this.deadline = Date.now() + limits.milliseconds
   }
-  /** Count one step of work (a formula, a list item, a call, an iteration); refuse the request past a limit. */
-  tick() {
-    if (++this.work > this.limits.steps) {
-      throw new WorkLimitError(`the request needs more than ${this.limits.steps} evaluation steps, the most one request may take; ask for less work (a coarser grid, a shorter schedule)`)
+  /** Steps counted so far (what the limit is compared with; tools report it to size the budget). */
+  get used(): number {
+    return this.work
+  }
+  /**
+   * Count `units` steps of work (a formula, a list item, a call, an iteration, a lambda call, or a
+   * library function's share: characters searched, rows read, comparisons); refuse the request past
+   * the step budget (400), or past the clock's backstop (503).
+   */
+  tick(units = 1) {
+    this.work += units
+    if (this.work > this.limits.steps) {
+      throw new WorkLimitError(`the request needs more than ${this.limits.steps} evaluation steps, the most one request may take; ask for less work (a coarser grid, a shorter schedule, a shorter text)`)
     }
     // Reading the clock costs more than a step: look only every so many steps.
-    if (this.work % STEPS_BETWEEN_TIME_LIMIT_CHECKS === 0 && Date.now() > this.deadline) {
-      throw new WorkLimitError(`the request ran past ${this.limits.milliseconds} ms, the longest one request may take; ask for less work (a coarser grid, a shorter schedule)`)
+    if (this.work >= this.nextClockCheck) {
+      this.nextClockCheck = this.work + STEPS_BETWEEN_TIME_LIMIT_CHECKS
+      if (Date.now() > this.deadline) throw new DeadlineError(this.limits.milliseconds)
     }
   }
   cite(refs: Citation[]) {

@@ -66,6 +66,22 @@ export class WorkLimitError extends InputError {
   }
 }
 
+/**
+ * A request still running when the clock's backstop (rules/service.yaml `limits.milliseconds`,
+ * WORK_LIMIT_MS) runs out. The step budget is what refuses a request that asks too much; a request
+ * within it that still runs this long met a busy machine or a loop counting too little, so it is no
+ * fault of the caller: a 503 with Retry-After, to be sent again later, unchanged.
+ */
+export class DeadlineError extends Error {
+  override name = 'DeadlineError'
+  readonly code = 'deadline_exceeded'
+  /** Seconds after which the same request may be sent again. */
+  readonly retryAfter = 1
+  constructor(readonly milliseconds: number) {
+    super(`the request ran past ${milliseconds} ms, the longest the service lets one request run; the service is busy: send it again later`)
+  }
+}
+
 /** A defect in the rules found while evaluating (division by zero, a type mismatch, no value on a date). */
 export class EvaluationError extends Error {
   override name = 'EvaluationError'

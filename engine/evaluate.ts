@@ -235,6 +235,9 @@ class Scope implements Runtime {
   dataDate(asOf: string): void {
     if (asOf > this.ev.collector.asOf) this.ev.collector.asOf = asOf
   }
+  work(units: number): void {
+    this.ev.collector.tick(units)
+  }
 }
 
 class Evaluation {

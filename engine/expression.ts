@@ -329,6 +329,9 @@ export class LambdaScope implements Runtime {
   dataDate(asOf: string): void {
     this.parent.dataDate(asOf)
   }
+  work(units: number): void {
+    this.parent.work?.(units)
+  }
 }
 
 /** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */
@@ -359,9 +362,13 @@ function lambda(node: Node, ctx: Ctx, arity: number): (rt: Runtime) => Lambda {
   }
   const body = value(node.body as Node, inner)
   for (const d of inner.deps) if (!params.includes(d)) ctx.deps.add(d)
+  // Each call is a step: a lambda is how a list function (filter, map, sort_by, any…) loops, so
+  // counting here bounds them all without each function counting its own calls.
   return (rt) =>
-    (...args: Value[]) =>
-      body(new LambdaScope(rt, params, args))
+    (...args: Value[]) => {
+      rt.work?.(1)
+      return body(new LambdaScope(rt, params, args))
+    }
 }
 
 function call(node: Node, ctx: Ctx): Compiled {
@@ -410,6 +417,9 @@ function call(node: Node, ctx: Ctx): Compiled {
     rt: undefined as unknown as Runtime,
     fail: (message: string): never => {
       throw new EvaluationError(`${name}(): ${message}${where}`)
+    },
+    work: (units: number): void => {
+      if (units > 0) cx.rt.work?.(units)
     },
   }
   if (table) cx.table = table

@@ -426,6 +426,8 @@ function foldProblem(spec: FunctionSpec, args: Node[]): string | undefined {
       fail: (message: string) => {
         throw new Impossible(message)
       },
+      // Run once at load, on literals: no request's limits to count against.
+      work: () => {},
     })
   } catch (error) {
     if (error instanceof Impossible) return error.message

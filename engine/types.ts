@@ -31,6 +31,12 @@ export interface Runtime {
   citeValue(entry: ParameterEntry, dated: Dated<Scalar>): void
   /** Date the answer by a file it describes without reading a figure of it (a coverage report). */
   dataDate(asOf: string): void
+  /**
+   * Count `units` steps of work against the request's limits (engine/collector.ts): what a library
+   * function that loops charges for the work it does. Absent in a runtime without limits (a test's
+   * or a tool's stand-in), which then counts nothing.
+   */
+  work?(units: number): void
 }
 
 export type Compiled = (rt: Runtime) => Value

@@ -15,6 +15,7 @@ type Schema = Record<string, unknown>
 const ERROR_CODES: ErrorCode[] = [
   'validation_error',
   'work_limit_exceeded',
+  'deadline_exceeded',
   'request_header_fields_too_large',
   'too_many_requests',
   'unsupported_parameter',

@@ -7,11 +7,12 @@ import { distance } from 'fastest-levenshtein'
 import type { Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Context, Next } from 'koa'
-import { InputError, type FieldProblem } from '../engine/index.js'
+import { DeadlineError, InputError, type FieldProblem } from '../engine/index.js'
 
 export type ErrorCode =
   | 'validation_error'
   | 'work_limit_exceeded'
+  | 'deadline_exceeded'
   | 'unsupported_parameter'
   | 'unauthorized'
   | 'not_found'
@@ -72,6 +73,12 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
     if (error instanceof InputError) {
       ctx.status = 400
       ctx.body = body(error.code, error.message, error.details)
+    } else if (error instanceof DeadlineError) {
+      // The clock's backstop: the step budget admitted the request, so it is no fault of the caller's;
+      // the same request may be sent again once the machine is less busy.
+      ctx.status = 503
+      ctx.set('Retry-After', String(error.retryAfter))
+      ctx.body = body(error.code, error.message)
     } else if (error instanceof HttpError) {
       ctx.status = error.status
       ctx.body = body(error.code, error.message, error.details)

@@ -5,7 +5,7 @@
  * boundary does not carry classes; pool.ts turns it back into the error the server maps.
  */
 import { workerData } from 'node:worker_threads'
-import { answer, EvaluationError, InputError, loadCatalog, type Envelope } from '../engine/index.js'
+import { answer, DeadlineError, EvaluationError, InputError, loadCatalog, type Envelope } from '../engine/index.js'
 import type { PoolRequest, PoolSettings, PoolReply } from './pool.js'
 
 const settings = workerData as PoolSettings
@@ -22,6 +22,7 @@ export default async function evaluate(request: PoolRequest): Promise<PoolReply>
   } catch (error) {
     if (error instanceof InputError) return { error: { kind: 'input', name: error.name, code: error.code, message: error.message, details: error.details } }
     if (error instanceof EvaluationError) return { error: { kind: 'evaluation', message: error.message } }
+    if (error instanceof DeadlineError) return { error: { kind: 'deadline', milliseconds: error.milliseconds } }
     throw error
   }
 }

@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'koa'
-import { answer, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
+import { answer, DeadlineError, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
 import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
 
 const INSTRUCTIONS =
@@ -85,6 +85,7 @@ export class McpTools {
       return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: { ...envelope } }
     } catch (error) {
       if (error instanceof InputError) return errorResult({ error: { code: error.code, message: error.message, details: error.details } })
+      if (error instanceof DeadlineError) return errorResult({ error: { code: error.code, message: error.message, details: [] } })
       console.error(`internal error in MCP tool ${name}:`, error)
       return errorResult({ error: { code: 'internal_error', message: 'internal error', details: [] } })
     }

@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
-import { EvaluationError, InputError, WorkLimitError, type Envelope, type FieldProblem } from '../engine/index.js'
+import { DeadlineError, EvaluationError, InputError, WorkLimitError, type Envelope, type FieldProblem } from '../engine/index.js'
 import type { InputErrorCode } from '../engine/errors.js'
 
 export interface PoolSettings {
@@ -26,7 +26,12 @@ export interface PoolRequest {
 
 export type PoolReply =
   | { envelope: Envelope }
-  | { error: { kind: 'input'; name: string; code: InputErrorCode; message: string; details: FieldProblem[] } | { kind: 'evaluation'; message: string } }
+  | {
+      error:
+        | { kind: 'input'; name: string; code: InputErrorCode; message: string; details: FieldProblem[] }
+        | { kind: 'evaluation'; message: string }
+        | { kind: 'deadline'; milliseconds: number }
+    }
 
 export class EvaluationPool {
   private readonly piscina: Piscina<PoolRequest, PoolReply>
@@ -48,6 +53,7 @@ export class EvaluationPool {
     if ('envelope' in reply) return reply.envelope
     const e = reply.error
     if (e.kind === 'evaluation') throw new EvaluationError(e.message)
+    if (e.kind === 'deadline') throw new DeadlineError(e.milliseconds)
     if (e.code === 'work_limit_exceeded') throw new WorkLimitError(e.message)
     throw new InputError(e.code, e.message, e.details)
   }

@@ -8,9 +8,18 @@ import type { DatasetEntry, TableEntry } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
 import { Dec } from '../decimal.js'
-import { amount, date, describe } from './values.js'
+import { amount, chargeItems, date, describe } from './values.js'
 
 const dataset = (cx: CallContext) => cx.table as DatasetEntry
+
+/**
+ * A query's rows, charged one step for the query and one a row read: an index finds them, so the
+ * rows read are the work (and what the answer then holds).
+ */
+function charged<T extends Value[]>(cx: CallContext, rows: T): T {
+  chargeItems(cx, 1 + rows.length)
+  return rows
+}
 
 /** The load-time check of a query: the data set declares what it needs, and the keys are all given. */
 function needs(what: 'key' | 'history' | 'band', fixed: number) {
@@ -41,7 +50,7 @@ export const data: FunctionLibrary = {
     rest: 'any',
     returns: rowsOf,
     checkTable: needs('key', 1),
-    impl: ([, ...key], cx) => cx.rt.dataset(dataset(cx)).rows(key as Value[]),
+    impl: ([, ...key], cx) => charged(cx, cx.rt.dataset(dataset(cx)).rows(key as Value[])),
   },
   band: {
     doc: 'The row of a data set whose band holds a value (lower bound inclusive, upper exclusive, an empty upper open-ended); no such band is an error: band(accessible_spaces, total_spaces).',
@@ -58,7 +67,7 @@ export const data: FunctionLibrary = {
     args: [{ table: 'dataset' }],
     returns: { list: 'any' },
     checkTable: oneKey,
-    impl: (_args, cx) => cx.rt.dataset(dataset(cx)).keyValues(),
+    impl: (_args, cx) => charged(cx, cx.rt.dataset(dataset(cx)).keyValues()),
   },
   row_count: {
     doc: 'How many rows a data set holds: row_count(patents), what an answer reports of its coverage.',
@@ -72,7 +81,7 @@ export const data: FunctionLibrary = {
     rest: 'any',
     returns: rowsOf,
     checkTable: needs('history', 1),
-    impl: ([, ...key], cx) => cx.rt.dataset(dataset(cx)).history(key as Value[]),
+    impl: ([, ...key], cx) => charged(cx, cx.rt.dataset(dataset(cx)).history(key as Value[])),
   },
   row_in_force: {
     doc: 'The row of a key in force on a date: the one with the latest effective date on or before it; none is an error: row_in_force(minimum_wage, on, state).',

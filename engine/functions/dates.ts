@@ -10,7 +10,7 @@ import { daysInMonth, isoDateProblem } from '../calendar.js'
 import { InputError } from '../errors.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, Lambda } from './spec.js'
-import { date, integer, list } from './values.js'
+import { chargeItems, date, integer, list } from './values.js'
 
 const DAY_MS = 86_400_000
 
@@ -74,6 +74,7 @@ function age(cx: CallContext, born: Value | Lambda, on: Value | Lambda, offsetDa
 function datesOf(cx: CallContext, args: (Value | Lambda)[], name: string): string[] {
   const out: string[] = []
   for (const v of args) for (const item of Array.isArray(v) ? v : [v]) out.push(date(cx, item, `a date of ${name}()`))
+  chargeItems(cx, out.length)
   return out.length > 0 ? out : cx.fail(`${name}() of no dates`)
 }
 

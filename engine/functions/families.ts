@@ -9,7 +9,7 @@
 import { at, type Dated, type FamilyMember, type ParameterEntry, type Scalar } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, Lambda, ValueType } from './spec.js'
-import { date, list, text } from './values.js'
+import { chargeItems, date, list, text } from './values.js'
 
 const family = { family: true } as const
 
@@ -36,7 +36,11 @@ export const families: FunctionLibrary = {
     doc: "The members of a table family, sorted: the file stems of its folder (members('employment.law') lists us, ca, ny…).",
     args: [family],
     returns: { list: 'text' },
-    impl: (_args, cx) => [...cx.family!.members.keys()],
+    impl: (_args, cx) => {
+      const names = [...cx.family!.members.keys()]
+      chargeItems(cx, names.length)
+      return names
+    },
   },
   has_parameter: {
     doc: "Whether a member of a family has a parameter of this name (absent means not loaded): has_parameter('employment.law', state, 'minimum_wage'). An unknown member is false.",
@@ -75,7 +79,9 @@ export const families: FunctionLibrary = {
       const through = date(cx, t!, 'the end')
       if (through < from) return cx.fail(`the end ${through} is before the start ${from}`)
       const sections = s === undefined || s === null ? undefined : list(cx, s, 'the sections').map((v) => text(cx, v, 'a section'))
-      const chosen = [...member(cx, m!).parameters.values()].filter((p) => !sections || (p.section !== undefined && sections.includes(p.section)))
+      const all = [...member(cx, m!).parameters.values()]
+      chargeItems(cx, all.length)
+      const chosen = all.filter((p) => !sections || (p.section !== undefined && sections.includes(p.section)))
       return chosen.map((p: ParameterEntry) => {
         const inForce = at(p.history, from)
         const listed = p.history.filter((h) => h === inForce || (h.from > from && h.from <= through))
@@ -100,7 +106,9 @@ export const families: FunctionLibrary = {
       const entry = member(cx, m!).lookups.get(text(cx, n!, 'the table'))
       const on = date(cx, d!, 'the date')
       if (!entry || !at(entry.history, on)) return []
-      return [...cx.rt.lookupAt(entry, on).values()].map((row) => ({ ...row }))
+      const rows = [...cx.rt.lookupAt(entry, on).values()]
+      chargeItems(cx, rows.length)
+      return rows.map((row) => ({ ...row }))
     },
   },
   member_coverage: {
@@ -109,6 +117,7 @@ export const families: FunctionLibrary = {
     returns: { record: { as_of: 'date', parameters: { list: { record: { name: 'text', section: 'text', first_effective: 'date', last_effective: 'date' } } } } },
     impl: ([, m], cx) => {
       const found = member(cx, m!)
+      chargeItems(cx, found.parameters.size)
       cx.rt.dataDate(found.as_of)
       return {
         as_of: found.as_of,

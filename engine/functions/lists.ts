@@ -7,7 +7,7 @@
 import { Dec, compare, isDec } from '../decimal.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, Lambda, ValueType } from './spec.js'
-import { amount, amountsOf, bool, integer, itemOf, lambda, list, sameValue, describe } from './values.js'
+import { amount, amountsOf, bool, chargeItems, chargeSort, integer, itemOf, lambda, list, sameValue, describe } from './values.js'
 
 /** The longest list range() and grid() make. */
 export const MAX_LIST = 10_000
@@ -28,12 +28,21 @@ function extreme(values: Dec[], above: 1 | -1): Dec {
   return x
 }
 
+/** The amounts of min/max/sum's arguments, charged one step an amount. */
+function amounts(cx: CallContext, args: (Value | Lambda)[], name: string): Dec[] {
+  const values = amountsOf(cx, args, name)
+  chargeItems(cx, values.length)
+  return values
+}
+
 function nonEmpty(cx: CallContext, values: Dec[], name: string): Dec[] {
   return values.length === 0 ? cx.fail(`${name}() of an empty list`) : values
 }
 
 function booleans(cx: CallContext, v: Value | Lambda, name: string): boolean[] {
-  return list(cx, v, `the list of ${name}()`).map((b) => bool(cx, b, `an item of ${name}()`))
+  const items = list(cx, v, `the list of ${name}()`)
+  chargeItems(cx, items.length)
+  return items.map((b) => bool(cx, b, `an item of ${name}()`))
 }
 
 /** Order two sort keys: amounts by value, dates and text as text; anything else cannot be sorted. */
@@ -68,7 +77,7 @@ export const lists: FunctionLibrary = {
     rest: 'numbers',
     returns: 'amount',
     pure: true,
-    impl: (args, cx) => extreme(nonEmpty(cx, amountsOf(cx, args, 'min'), 'min'), 1),
+    impl: (args, cx) => extreme(nonEmpty(cx, amounts(cx, args, 'min'), 'min'), 1),
   },
   max: {
     doc: 'The greatest of amounts (a list counts as its items).',
@@ -76,7 +85,7 @@ export const lists: FunctionLibrary = {
     rest: 'numbers',
     returns: 'amount',
     pure: true,
-    impl: (args, cx) => extreme(nonEmpty(cx, amountsOf(cx, args, 'max'), 'max'), -1),
+    impl: (args, cx) => extreme(nonEmpty(cx, amounts(cx, args, 'max'), 'max'), -1),
   },
   sum: {
     doc: 'The sum of amounts (a list counts as its items); 0 for none.',
@@ -84,7 +93,7 @@ export const lists: FunctionLibrary = {
     rest: 'numbers',
     returns: 'amount',
     pure: true,
-    impl: (args, cx) => amountsOf(cx, args, 'sum').reduce((a, b) => a.plus(b), new Dec(0)),
+    impl: (args, cx) => amounts(cx, args, 'sum').reduce((a, b) => a.plus(b), new Dec(0)),
   },
   count: {
     doc: 'The number of items of a list.',
@@ -96,14 +105,21 @@ export const lists: FunctionLibrary = {
     doc: 'Whether a list holds a value (amounts compared by value).',
     args: ['list', 'any'],
     returns: 'boolean',
-    impl: ([l, x], cx) =>
-      list(cx, l!, 'the list of contains()').some((e) => sameValue(e, x as Value) ?? cx.fail(`contains() cannot compare ${describe(e)} with ${describe(x!)}`)),
+    impl: ([l, x], cx) => {
+      const items = list(cx, l!, 'the list of contains()')
+      chargeItems(cx, items.length)
+      return items.some((e) => sameValue(e, x as Value) ?? cx.fail(`contains() cannot compare ${describe(e)} with ${describe(x!)}`))
+    },
   },
   compact: {
     doc: 'The list without its null items.',
     args: ['list'],
     returns: sameList,
-    impl: ([l], cx) => list(cx, l!, 'the list of compact()').filter((v) => v !== null),
+    impl: ([l], cx) => {
+      const items = list(cx, l!, 'the list of compact()')
+      chargeItems(cx, items.length)
+      return items.filter((v) => v !== null)
+    },
   },
   flatten: {
     doc: 'The items of a list of lists, in one list.',
@@ -112,7 +128,12 @@ export const lists: FunctionLibrary = {
       const inner = itemOf(t[0])
       return typeof inner === 'object' && 'list' in inner ? inner : { list: inner }
     },
-    impl: ([l], cx) => list(cx, l!, 'the list of flatten()').flatMap((v) => (Array.isArray(v) ? v : [v])),
+    impl: ([l], cx) => {
+      const items = list(cx, l!, 'the list of flatten()')
+      const out = items.flatMap((v) => (Array.isArray(v) ? v : [v]))
+      chargeItems(cx, out.length)
+      return out
+    },
   },
   range: {
     doc: `The whole numbers from a to b inclusive (empty when b < a); at most ${MAX_LIST}.`,
@@ -122,6 +143,7 @@ export const lists: FunctionLibrary = {
       const from = integer(cx, a!, 'the start')
       const to = integer(cx, b!, 'the end')
       if (to - from + 1 > MAX_LIST) return cx.fail(`range() of more than ${MAX_LIST} items`)
+      chargeItems(cx, to - from + 1)
       const out: Value[] = []
       for (let i = from; i <= to; i++) out.push(new Dec(i))
       return out
@@ -141,6 +163,7 @@ export const lists: FunctionLibrary = {
       const out: Dec[] = []
       for (let x = from; x.lt(to); x = x.plus(step)) out.push(x)
       out.push(to)
+      chargeItems(cx, out.length)
       return out
     },
   },
@@ -150,7 +173,9 @@ export const lists: FunctionLibrary = {
     rest: 'numbers',
     returns: { list: 'amount' },
     impl: (args, cx) => {
-      const all = amountsOf(cx, args, 'merge').sort((x, y) => x.cmp(y))
+      const values = amountsOf(cx, args, 'merge')
+      chargeSort(cx, values.length)
+      const all = values.sort((x, y) => x.cmp(y))
       return all.filter((x, i) => i === 0 || !x.eq(all[i - 1]!))
     },
   },
@@ -208,6 +233,8 @@ export const lists: FunctionLibrary = {
     impl: ([l, f], cx) => {
       const key = lambda(cx, f!, 'the key')
       const keyed = list(cx, l!, 'the list of sort_by()').map((item, i) => ({ item, key: key(item), i }))
+      // Each key is a lambda call (counted there); the comparisons are n·log₂ n more.
+      chargeSort(cx, keyed.length)
       keyed.sort((a, b) => order(cx, a.key, b.key, 'sort_by') || a.i - b.i)
       return keyed.map((k) => k.item)
     },
@@ -230,7 +257,9 @@ export const lists: FunctionLibrary = {
     returns: 'amount',
     pure: true,
     impl: ([l, p], cx) => {
-      const values = nonEmpty(cx, amountsOf(cx, [l!], 'percentile'), 'percentile').sort((a, b) => compare(a, b))
+      const values = nonEmpty(cx, amountsOf(cx, [l!], 'percentile'), 'percentile')
+      chargeSort(cx, values.length)
+      values.sort((a, b) => compare(a, b))
       const q = amount(cx, p!, 'the percentile')
       if (q.lt(0) || q.gt(1)) return cx.fail(`the percentile must be from 0 to 1, got ${q.toString()}`)
       const position = q.times(values.length - 1)
@@ -247,6 +276,7 @@ export const lists: FunctionLibrary = {
       const xs = list(cx, x!, 'the xs of minima()')
       const ys = list(cx, y!, 'the ys of minima()').map((v) => amount(cx, v, 'a value of minima()'))
       if (xs.length !== ys.length) return cx.fail('minima() takes two lists of one length')
+      chargeItems(cx, ys.length)
       const out: Value[] = []
       for (let i = 0; i < ys.length; ) {
         let j = i

@@ -22,7 +22,7 @@ import { Dec } from '../decimal.js'
 import type { LookupEntry, LookupRow } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
-import { describe, text } from './values.js'
+import { chargeChars, chargeItems, describe, text } from './values.js'
 
 const jaroWinkler = jaroWinklerModule.similarity
 
@@ -244,6 +244,8 @@ export const matching: FunctionLibrary = {
       const own = normalised(rows, name)
       const mine = own.parts
       const theirs = normalised(rows, candidate).parts
+      // Charged whether or not the normalised names were cached, so the count is the request's own.
+      chargeChars(cx, name.length + candidate.length)
       // Both names hold a legal name before an alias marker ("Alohma LLC d/b/a Kure CBD & Vape" and
       // "JSS Retail, LLC, d/b/a Kure CBD & Vape"): the legal names decide, since a trade name may be
       // shared by franchisees or related stores that are different entities. One name split: any part.
@@ -251,6 +253,9 @@ export const matching: FunctionLibrary = {
       let best: Scored | undefined
       for (const a of owners ? mine.slice(0, 1) : mine) {
         for (const b of owners ? theirs.slice(0, 1) : theirs) {
+          // Both measures compare every character of one name with every one of the other.
+          chargeItems(cx, 1)
+          chargeChars(cx, a.core.length * b.core.length)
           const s = score(a.core, b.core)
           if (!best || s.nameScore.gt(best.nameScore)) best = s
         }

@@ -65,6 +65,13 @@ export interface CallContext {
   family?: TableFamily
   /** Stop the evaluation with a message naming this call (an EvaluationError). */
   fail(message: string): never
+  /**
+   * Count `units` steps of work against the request's limits, in proportion to the work done
+   * (characters searched, rows read, comparisons made); past the budget it throws the request's
+   * refusal. Every function that loops over more than its arguments' items calls it; a lambda's
+   * calls are counted already.
+   */
+  work(units: number): void
 }
 
 export interface FunctionSpec {

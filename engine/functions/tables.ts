@@ -7,7 +7,7 @@ import { compare, isDec } from '../decimal.js'
 import { lookupKey, marginalTax, type LookupEntry, type ScheduleEntry, type SeriesEntry, type ParameterEntry } from '../tables.js'
 import type { Value } from '../types.js'
 import type { CallContext, FunctionLibrary } from './spec.js'
-import { amount, date, describe } from './values.js'
+import { amount, chargeSort, date, describe } from './values.js'
 
 /** The key a lookup row is indexed under (tables.ts), from the values a formula looks it up by. */
 function rowKey(values: Value[]): string {
@@ -96,7 +96,9 @@ export const tables: FunctionLibrary = {
     checkTable: (table) => (table.kind === 'lookup' && table.keys.length !== 1 ? `keys() needs a lookup with one key column; ${table.id} has ${table.keys.length}` : undefined),
     impl: (_args, cx) => {
       const column = lookup(cx).keys[0]!
-      return [...cx.rt.lookup(lookup(cx)).values()].map((row) => String(row[column])).sort()
+      const rows = cx.rt.lookup(lookup(cx))
+      chargeSort(cx, rows.size)
+      return [...rows.values()].map((row) => String(row[column])).sort()
     },
   },
   series: {
@@ -115,7 +117,11 @@ export const tables: FunctionLibrary = {
     doc: 'The keys of a series, sorted.',
     args: [{ table: 'series' }],
     returns: { list: 'text' },
-    impl: (_args, cx) => [...series(cx).points.keys()].sort(),
+    impl: (_args, cx) => {
+      const points = series(cx).points
+      chargeSort(cx, points.size)
+      return [...points.keys()].sort()
+    },
   },
   in_force: {
     doc: 'Whether a parameter has a value in force on a date: a guard before reading it there.',

@@ -10,8 +10,9 @@
 import { distance } from 'fastest-levenshtein'
 import { RE2 } from 're2-wasm'
 import { Dec, isDec } from '../decimal.js'
+import { WorkLimitError } from '../errors.js'
 import type { FunctionLibrary, ValueType } from './spec.js'
-import { describe, integer, list, text } from './values.js'
+import { chargeChars, describe, integer, list, text } from './values.js'
 
 /** Compiled patterns by source: each is compiled once per process. */
 const PATTERNS = new Map<string, RE2>()
@@ -49,6 +50,26 @@ export function normalizeText(t: string): string {
 
 /** The most matches `match_all` answers, as `range` bounds a list. */
 const MATCH_LIMIT = 10_000
+
+/**
+ * Steps one search of re2-wasm costs: a fixed part (the call into WebAssembly and its answer, about
+ * as much as copying 1,000 characters) and one step per CHARS_PER_EXEC_STEP characters copied and
+ * searched. Measured on re2-wasm 1.0.2: about 15 µs a call and 65 µs a thousand characters.
+ */
+const EXEC_STEPS = 16
+const CHARS_PER_EXEC_STEP = 16
+
+/** The steps of one search of a subject of `length` characters. @api private */
+export function execSteps(length: number): number {
+  return EXEC_STEPS + Math.ceil(length / CHARS_PER_EXEC_STEP)
+}
+
+/** A text that makes a pattern match more often than `match_all` answers: the caller's to shorten. */
+export class TooManyMatches extends WorkLimitError {
+  constructor(readonly limit: number) {
+    super(`the text matches a pattern more than ${limit} times, the most one request may ask for; send a shorter text`)
+  }
+}
 /** A line longer than this is searched in pieces (cut after a sentence or at a space), so that each search stays short. */
 const PIECE = 4_000
 
@@ -81,8 +102,12 @@ function* pieces(subject: string): Generator<{ chars: string[]; at: number }> {
   }
 }
 
-/** Every non-empty match of a compiled global pattern, with code-point offsets: see `match_all`. */
-export function allMatches(compiled: RE2, subject: string, limit = MATCH_LIMIT): { start: number; end: number; text: string }[] {
+/**
+ * Every non-empty match of a compiled global pattern, with code-point offsets: see `match_all`.
+ * `work` is charged the steps of each search before it runs (execSteps), so a long text is refused
+ * by the step budget between two searches, not after the last.
+ */
+export function allMatches(compiled: RE2, subject: string, limit = MATCH_LIMIT, work: (steps: number) => void = () => {}): { start: number; end: number; text: string }[] {
   const out: { start: number; end: number; text: string }[] = []
   for (const piece of pieces(subject)) {
     let from = 0
@@ -91,6 +116,7 @@ export function allMatches(compiled: RE2, subject: string, limit = MATCH_LIMIT):
       // keeps \b and ^ right, and a short start index is cheap where a long one is not.
       const back = from > 0 ? 1 : 0
       compiled.lastIndex = back
+      work(execSteps(piece.chars.length - from + back))
       const found = compiled.exec(piece.chars.slice(from - back).join(''))
       if (!found) break
       // re2-wasm answers the index, and takes lastIndex, in code points (the `u` flag).
@@ -100,7 +126,7 @@ export function allMatches(compiled: RE2, subject: string, limit = MATCH_LIMIT):
         from = start + 1
         continue
       }
-      if (out.length === limit) throw new Error(`the pattern matches more than ${limit} times`)
+      if (out.length === limit) throw new TooManyMatches(limit)
       out.push({ start: piece.at + start, end: piece.at + start + length, text: found[0]! })
       from = start + length
     }
@@ -158,7 +184,11 @@ export const texts: FunctionLibrary = {
     args: ['text'],
     returns: 'text',
     pure: true,
-    impl: ([t], cx) => normalizeText(text(cx, t!, 'the text')),
+    impl: ([t], cx) => {
+      const s = text(cx, t!, 'the text')
+      chargeChars(cx, s.length)
+      return normalizeText(s)
+    },
   },
   upper: { doc: 'The text in upper case.', args: ['text'], returns: 'text', pure: true, impl: ([t], cx) => text(cx, t!, 'the text').toUpperCase() },
   lower: { doc: 'The text in lower case.', args: ['text'], returns: 'text', pure: true, impl: ([t], cx) => text(cx, t!, 'the text').toLowerCase() },
@@ -171,7 +201,10 @@ export const texts: FunctionLibrary = {
     checkLiteral: checkPatternLiteral,
     impl: ([t, p], cx) => {
       const compiled = pattern(text(cx, p!, 'the pattern'))
-      return typeof compiled === 'string' ? cx.fail(compiled) : compiled.test(text(cx, t!, 'the text'))
+      if (typeof compiled === 'string') return cx.fail(compiled)
+      const subject = text(cx, t!, 'the text')
+      cx.work(execSteps(subject.length))
+      return compiled.test(subject)
     },
   },
   match_position: {
@@ -184,6 +217,7 @@ export const texts: FunctionLibrary = {
       const compiled = pattern(text(cx, p!, 'the pattern'))
       if (typeof compiled === 'string') return cx.fail(compiled)
       const subject = text(cx, t!, 'the text')
+      cx.work(execSteps(subject.length))
       compiled.lastIndex = 0
       const found = compiled.exec(subject)
       // re2-wasm, compiled with `u`, answers the index in code points (an emoji before the match is
@@ -192,7 +226,7 @@ export const texts: FunctionLibrary = {
     },
   },
   match_all: {
-    doc: "Every match of a pattern (RE2) in the text, in order, as records { start, end, text }: start and end in characters from 0 (code points, as length counts; end is one past the last), text the matched text. The text is searched line by line: a match never spans a line break, ^ and $ match at the ends of each line, and a line over 4,000 characters is searched in pieces cut after a sentence or at a space; that keeps the search linear in the text. An empty match is skipped; more than 10,000 matches is an error: match_all(terms, '(?i)\\bscrap(e|ing)\\b').",
+    doc: "Every match of a pattern (RE2) in the text, in order, as records { start, end, text }: start and end in characters from 0 (code points, as length counts; end is one past the last), text the matched text. The text is searched line by line: a match never spans a line break, ^ and $ match at the ends of each line, and a line over 4,000 characters is searched in pieces cut after a sentence or at a space; that keeps the search linear in the text. An empty match is skipped; more than 10,000 matches refuses the request (400 work_limit_exceeded), as does a search past the step budget (each search is charged its characters): match_all(terms, '(?i)\\bscrap(e|ing)\\b').",
     args: ['text', 'text'],
     returns: { list: MATCH },
     pure: true,
@@ -200,11 +234,11 @@ export const texts: FunctionLibrary = {
     impl: ([t, p], cx) => {
       const compiled = globalPattern(text(cx, p!, 'the pattern'))
       if (typeof compiled === 'string') return cx.fail(compiled)
-      try {
-        return allMatches(compiled, text(cx, t!, 'the text')).map((m) => ({ start: new Dec(m.start), end: new Dec(m.end), text: m.text }))
-      } catch (error) {
-        return cx.fail((error as Error).message)
-      }
+      const subject = text(cx, t!, 'the text')
+      // Splitting the text into lines and characters is a pass over it; each search is charged as it runs.
+      chargeChars(cx, subject.length)
+      // More matches than the limit is the text's doing (the caller's), not the rules': a 400.
+      return allMatches(compiled, subject, MATCH_LIMIT, (steps) => cx.work(steps)).map((m) => ({ start: new Dec(m.start), end: new Dec(m.end), text: m.text }))
     },
   },
   slice: {
@@ -226,7 +260,11 @@ export const texts: FunctionLibrary = {
     args: ['text'],
     returns: 'integer',
     pure: true,
-    impl: ([t], cx) => new Dec([...text(cx, t!, 'the text')].length),
+    impl: ([t], cx) => {
+      const s = text(cx, t!, 'the text')
+      chargeChars(cx, s.length)
+      return new Dec([...s].length)
+    },
   },
   split: {
     doc: 'The parts of a text between the separator (literal text, not a pattern), in order: split(\'a, b\', \', \') is [\'a\', \'b\']; an empty separator is an error.',
@@ -236,7 +274,9 @@ export const texts: FunctionLibrary = {
     impl: ([t, sep], cx) => {
       const separator = text(cx, sep!, 'the separator')
       if (separator === '') return cx.fail('split() needs a separator of at least one character')
-      return text(cx, t!, 'the text').split(separator)
+      const s = text(cx, t!, 'the text')
+      chargeChars(cx, s.length)
+      return s.split(separator)
     },
   },
   digits: {
@@ -270,6 +310,8 @@ export const texts: FunctionLibrary = {
       const y = text(cx, b!, 'the second text')
       const longer = Math.max([...x].length, [...y].length)
       if (longer === 0) return new Dec(1)
+      // The edit distance compares every character of one with every one of the other, 32 at a time.
+      chargeChars(cx, Math.ceil((x.length * y.length) / 32))
       return new Dec(1).minus(new Dec(distance(x, y)).div(longer))
     },
   },

@@ -88,3 +88,25 @@ export function sameValue(a: Value, b: Value): boolean | undefined {
   if (typeof a !== typeof b || isDec(a) || isDec(b) || typeof a === 'object') return undefined
   return a === b
 }
+
+/**
+ * What the library charges against the request's step budget (CallContext.work), so that a step
+ * stays about the same work whatever counts it: a formula computed or a lambda call is one; a pass
+ * in native code (normalising, splitting, comparing texts) reads many characters a step.
+ */
+const CHARS_PER_STEP = 64
+
+/** Charge a pass over `n` characters (a text normalised, split, joined or measured). @api private */
+export function chargeChars(cx: CallContext, n: number): void {
+  cx.work(Math.ceil(n / CHARS_PER_STEP))
+}
+
+/** Charge a pass over `n` items (an aggregate, a membership test, a flattening). @api private */
+export function chargeItems(cx: CallContext, n: number): void {
+  cx.work(n)
+}
+
+/** Charge a sort of `n` items: n·log₂ n comparisons. @api private */
+export function chargeSort(cx: CallContext, n: number): void {
+  if (n > 1) cx.work(Math.ceil(n * Math.log2(n)))
+}
