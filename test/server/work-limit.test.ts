@@ -2,7 +2,15 @@
 // worker is free at once for the next request.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { catalog, post, startService } from '../helpers.js'
+import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { EvaluationPool } from '../../server/pool.js'
+import { catalog, post, startService, startServiceWith, type Service } from '../helpers.js'
+
+/** A POST with its headers kept (Retry-After). */
+async function postRaw(service: Service, path: string, body: unknown) {
+  const res = await fetch(service.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': service.key }, body: JSON.stringify(body) })
+  return { status: res.status, headers: res.headers, json: (await res.json()) as { error: { code: string; message: string; details: unknown[] } } }
+}
 
 const test = suite('server: the work limit')
 
@@ -31,6 +39,38 @@ test('the default limits leave every golden case room: the QTIP search answers',
     assert.is(res.status, 200)
   } finally {
     await service.close()
+  }
+})
+
+test('past the clock\'s backstop (WORK_LIMIT_MS) a request is a 503 deadline_exceeded with Retry-After, not a 400', async () => {
+  // The step budget alone decides a 400; the clock only stops a request still running when the
+  // machine is too busy, which the caller may send again unchanged.
+  const base = catalog()
+  const tiny = { ...base, service: { ...base.service, limits: { steps: 10_000_000, milliseconds: 1 } } }
+  const service = await startService(tiny)
+  try {
+    const res = await postRaw(service, '/estate/optimize-qtip-election', { state_of_domicile: 'NY', gross_estate: 20_000_000, surviving_spouse_estate: 0 })
+    assert.is(res.status, 503)
+    assert.is(res.headers.get('retry-after'), '1')
+    assert.is(res.json.error.code, 'deadline_exceeded')
+    assert.match(res.json.error.message, /ran past 1 ms/)
+    assert.equal(res.json.error.details, [])
+  } finally {
+    await service.close()
+  }
+})
+
+test('the same 503 crosses back from the evaluation pool\'s thread', async () => {
+  const pool = new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: { steps: 10_000_000, milliseconds: 1 } }, 1)
+  const service = await startServiceWith({ pool })
+  try {
+    const res = await postRaw(service, '/estate/optimize-qtip-election', { state_of_domicile: 'NY', gross_estate: 20_000_000, surviving_spouse_estate: 0 })
+    assert.is(res.status, 503)
+    assert.is(res.headers.get('retry-after'), '1')
+    assert.is(res.json.error.code, 'deadline_exceeded')
+  } finally {
+    await service.close()
+    await pool.close()
   }
 })
 
