@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseDocument } from 'yaml'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
-import { check, leaves, readGolden, run, type GoldenFile, type Outcome } from './golden.js'
+import { check, leaves, readGolden, run, stepsOnly, type GoldenFile, type Outcome } from './golden.js'
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
 
 const args = process.argv.slice(2)
@@ -27,7 +27,7 @@ const option = (name: string) => {
 
 function load(rulesDir: string, tablesDir: string, label: string): Catalog {
   try {
-    return loadCatalog({ rulesDir, tablesDir })
+    return stepsOnly(loadCatalog({ rulesDir, tablesDir }))
   } catch (error) {
     if (error instanceof RuleLoadError) {
       console.error(`the rules ${label} do not load:`)
