@@ -461,7 +461,7 @@ export const serviceSchema = {
     default_currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'The currency of an endpoint that names none.' },
     limits: {
       type: 'object',
-      description: 'The most work one request may do: evaluation steps (each formula, list item, call and fixed-point iteration) and wall-clock milliseconds. WORK_LIMIT_STEPS and WORK_LIMIT_MS override them.',
+      description: 'The most work one request may do: evaluation steps (each formula, list item, call, fixed-point iteration and lambda call, and what library functions charge for the work they do), past which a request is a 400, and wall-clock milliseconds, a far backstop answered 503. WORK_LIMIT_STEPS and WORK_LIMIT_MS override them.',
       required: ['steps', 'milliseconds'],
       additionalProperties: false,
       properties: { steps: { type: 'integer', minimum: 1000 }, milliseconds: { type: 'integer', minimum: 10 } },
