@@ -1,9 +1,25 @@
 // The text functions: normalising, RE2 patterns that cannot backtrack, and similarity.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Dec } from '../../../engine/decimal.js'
-import { CompileError } from '../../../engine/expression.js'
+import { Dec } from '../../../engine/decimal.js'
+import { CompileError, compileExpression } from '../../../engine/expression.js'
+import { WorkLimitError } from '../../../engine/errors.js'
+import type { Runtime, Value } from '../../../engine/types.js'
 import { formula, show } from './formula.js'
+
+/** The steps a formula charges (Runtime.work), run on named values, with an optional budget. */
+function steps(text: string, values: Record<string, Value>, budget = Infinity): number {
+  let used = 0
+  const rt = {
+    get: (n: string) => values[n]!,
+    work: (units: number) => {
+      used += units
+      if (used > budget) throw new WorkLimitError(`more than ${budget} steps`)
+    },
+  } as unknown as Runtime
+  compileExpression(text, { hasValue: (n) => Object.hasOwn(values, n), table: () => undefined }).run(rt)
+  return used
+}
 
 const test = suite('engine/functions/text')
 
@@ -127,6 +143,29 @@ test('match_all stays linear on a long text with many matches', () => {
   assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`)
   const one = formula("match_all(t, 'x+')", { t: 'a '.repeat(12_500) + 'x'.repeat(3) }) as { start: Dec }[]
   assert.is(one[0]!.start.toString(), '25000')
+})
+
+test('match_all charges steps in proportion to the text searched, so a long text meets the step budget', () => {
+  // The same count on any machine: twice the text, about twice the steps.
+  const one = steps("match_all(t, '(?i)\\\\bscrape\\\\b')", { t: 'You may not scrape the service. '.repeat(1_000) })
+  const two = steps("match_all(t, '(?i)\\\\bscrape\\\\b')", { t: 'You may not scrape the service. '.repeat(2_000) })
+  assert.ok(one > 1_000, `${one} steps`)
+  assert.ok(two >= 1.9 * one && two <= 2.1 * one, `${one} then ${two} steps`)
+  // A line a search: 131,072 one-character lines cost at least as many searches' steps.
+  assert.throws(() => steps("match_all(t, 'b')", { t: 'a\n'.repeat(131_072) }, 100_000), (e: Error) => e instanceof WorkLimitError)
+})
+
+test('more matches than match_all answers is the caller\'s 400 (work_limit_exceeded), not a defect of the rules', () => {
+  assert.throws(
+    () => formula("match_all(t, 'scrape')", { t: 'scrape. '.repeat(10_001) }),
+    (e: Error) => e instanceof WorkLimitError && e.code === 'work_limit_exceeded' && /more than 10000 times/.test(e.message),
+  )
+})
+
+test('a lambda call is a step: filter and map charge one per item', () => {
+  const items = Array.from({ length: 50 }, (_, i) => new Dec(i))
+  assert.is(steps('filter(xs, x => x > 10)', { xs: items }), 50)
+  assert.is(steps('map(xs, x => x * 2)', { xs: items }), 50)
 })
 
 test('slice clamps its bounds to the text and is empty when the end is not after the start', () => {
