@@ -286,6 +286,7 @@ export const texts: FunctionLibrary = {
     pure: true,
     impl: ([t], cx) => {
       const s = text(cx, t!, 'the text')
+      chargeChars(cx, s.length)
       if (!/^[0-9]*$/.test(s)) return cx.fail(`digits() reads only the digits 0 to 9; ${JSON.stringify(s)} holds another character`)
       return [...s].map((c) => new Dec(c.charCodeAt(0) - 48))
     },
@@ -297,7 +298,9 @@ export const texts: FunctionLibrary = {
     pure: true,
     impl: ([l, sep], cx) => {
       const separator = text(cx, sep!, 'the separator')
-      return list(cx, l!, 'the list of join()').map((v) => text(cx, v, 'an item of join()')).join(separator)
+      const parts = list(cx, l!, 'the list of join()').map((v) => text(cx, v, 'an item of join()'))
+      chargeChars(cx, parts.reduce((n, p) => n + p.length + separator.length, 0))
+      return parts.join(separator)
     },
   },
   similarity: {

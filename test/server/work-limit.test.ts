@@ -3,6 +3,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { DeadlineError } from '../../engine/index.js'
+import { McpTools } from '../../server/mcp.js'
 import { EvaluationPool } from '../../server/pool.js'
 import { catalog, post, startService, startServiceWith, type Service } from '../helpers.js'
 
@@ -72,6 +74,14 @@ test('the same 503 crosses back from the evaluation pool\'s thread', async () =>
     await service.close()
     await pool.close()
   }
+})
+
+test('over MCP the backstop is a tool error deadline_exceeded, not an internal error', async () => {
+  const tools = new McpTools(catalog(), () => Promise.reject(new DeadlineError(1)))
+  const result = await tools.call('calculate_state_estate_tax', { state: 'NY', tax_year: 2026, gross_estate: 1_000_000 })
+  assert.is(result.isError, true)
+  const body = JSON.parse((result.content[0] as { text: string }).text) as { error: { code: string } }
+  assert.is(body.error.code, 'deadline_exceeded')
 })
 
 test.run()
