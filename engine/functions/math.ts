@@ -6,7 +6,7 @@
 import { Dec } from '../decimal.js'
 import type { Dec as Decimal } from '../decimal.js'
 import type { CallContext, FunctionLibrary, FunctionSpec } from './spec.js'
-import { amount } from './values.js'
+import { amount, list } from './values.js'
 
 /** The result, or an error when it is not a finite number. */
 function finite(cx: CallContext, r: Decimal, name: string): Decimal {
@@ -51,5 +51,20 @@ export const math: FunctionLibrary = {
     returns: 'amount',
     pure: true,
     impl: ([x, y], cx) => finite(cx, amount(cx, x!, 'the base of pow()').pow(amount(cx, y!, 'the exponent of pow()')), 'pow'),
+  },  discounted_sum: {
+    doc: 'The sum of a list of amounts due at the start of periods 0, 1, 2…, each discounted at a factor per period: the sum of amounts[i] × factor^i (an annuity\'s expected present value).',
+    args: [{ list: 'number' }, 'number'],
+    returns: 'amount',
+    pure: true,
+    // By Horner's rule from the last amount, one multiplication and one addition per amount: a
+    // pow() per amount (some fifteen multiplications each) made an implied-rate search of an
+    // annuity's 700 monthly payments cost a second.
+    impl: ([l, f], cx) => {
+      const amounts = list(cx, l!, 'the amounts of discounted_sum()')
+      const factor = amount(cx, f!, 'the factor of discounted_sum()')
+      let total = new Dec(0)
+      for (let i = amounts.length - 1; i >= 0; i--) total = total.times(factor).plus(amount(cx, amounts[i]!, 'an amount of discounted_sum()'))
+      return finite(cx, total, 'discounted_sum')
+    },
   },
 }
