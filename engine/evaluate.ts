@@ -127,7 +127,16 @@ function checkScopes(ch: Check, ev: Evaluation): Scope[] {
   // An optional list the caller did not send has no items to check.
   const list = over.run(ev.root) ?? []
   if (!Array.isArray(list)) throw new EvaluationError(`${ev.rs.id}: the check on ${ch.field} takes each item of ${describe(list)}`)
+  const asSlot = as ? scope.slots.get(as) : undefined
+  const indexSlot = scope.slots.get(index)
   return list.map((item, i) => {
+    if (asSlot !== undefined && indexSlot !== undefined) {
+      // The item and its index straight into their slots, as each() binds a list item: no record built.
+      const child = new Scope(ev, scope, undefined, ev.root)
+      child.bind(asSlot, item)
+      child.bind(indexSlot, new Dec(i))
+      return child
+    }
     const bound = as ? { [as]: item } : { ...(item as Record<string, Value>) }
     return new Scope(ev, scope, { ...bound, [index]: new Dec(i) }, ev.root)
   })
