@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { post, startService, type Service } from '../helpers.js'
+import { catalog, post, startService, type Service } from '../helpers.js'
 
 const test = suite('server/schemas: the published schemas agree with the service')
 
@@ -60,6 +60,81 @@ const CASES: [string, string, string, Record<string, unknown>, boolean][] = [
   ["the owner's year-of-death balance and distributions", 'inherited_ira_rmd', '/inherited-ira/schedule', { ...IRA, owner_balance_at_end_of_year_before_death: 500000, owner_distributions_in_year_of_death: 100 }, true],
 ]
 
+/** The example of an operation's manifest with some fields changed (undefined leaves one out). */
+function ex(operation: string, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  const endpoint = catalog().endpoints.find((e) => e.operation_id === operation)!
+  return { ...(JSON.parse(JSON.stringify(endpoint.example)) as Record<string, unknown>), ...changes }
+}
+
+// The fuzz review of 2026-11-27 (defect 12): schema-valid requests the service refused. Each
+// constraint JSON Schema can state is now in the manifest's schema; each is held here both ways.
+const FUZZ: [string, string, string, () => Record<string, unknown>, boolean][] = [
+  ['an unknown tos dimension', 'analyze_tos_text', '/tos/analyze-text', () => ex('analyze_tos_text', { dimensions: ['privacy'] }), false],
+  ['a known tos dimension', 'analyze_tos_text', '/tos/analyze-text', () => ex('analyze_tos_text', { dimensions: ['scraping_automated_access'] }), true],
+  ['an empty use', 'check_tos_compliance', '/tos/check-compliance', () => ({ service: 'github', uses: [''] }), false],
+  ['an unknown FDA category', 'classify_fda_violations', '/fda/enforcement/classify-violations', () => ex('classify_fda_violations', { categories: ['cosmetics'] }), false],
+  ['a known FDA category', 'classify_fda_violations', '/fda/enforcement/classify-violations', () => ex('classify_fda_violations', { categories: ['drug_cgmp'] }), true],
+  ['an unknown employment topic', 'get_employment_law', '/employment-law/lookup', () => ex('get_employment_law', { topics: ['overtime', 'bogus'] }), false],
+  ['an employment topic', 'get_employment_law', '/employment-law/lookup', () => ex('get_employment_law', { topics: ['overtime'] }), true],
+  ['an unknown topic of upcoming changes', 'list_upcoming_changes', '/employment-law/upcoming-changes', () => ex('list_upcoming_changes', { topics: [''] }), false],
+  ['an unknown profession (coverage)', 'credential_verification_coverage', '/credentials/coverage', () => ex('credential_verification_coverage', { profession: 'wizard' }), false],
+  ['a profession in upper case (coverage)', 'credential_verification_coverage', '/credentials/coverage', () => ex('credential_verification_coverage', { profession: 'CPA' }), true],
+  ['an unknown profession (verify)', 'verify_professional_license', '/credentials/verify', () => ex('verify_professional_license', { profession: 'astronaut' }), false],
+  ['an NPI of 3 digits', 'verify_professional_license', '/credentials/verify', () => ex('verify_professional_license', { npi: '123' }), false],
+  ['nothing to match a licence on', 'verify_professional_license', '/credentials/verify', () => ({ as_of: '2026-11-27', state: 'CT' }), false],
+  ['a name of 1 character', 'verify_professional_license', '/credentials/verify', () => ex('verify_professional_license', { name: 'A' }), false],
+  ['an unknown certification type', 'verify_supplier_diversity_certification', '/supplier-diversity/certifications', () => ex('verify_supplier_diversity_certification', { certification_type: 'GOLD' }), false],
+  ['a certification type in lower case', 'verify_supplier_diversity_certification', '/supplier-diversity/certifications', () => ex('verify_supplier_diversity_certification', { certification_type: 'acdbe' }), true],
+  ['a UEI with the letter O', 'verify_supplier_diversity_certification', '/supplier-diversity/certifications', () => ex('verify_supplier_diversity_certification', { uei: 'O00000000000' }), false],
+  ['a business name of 1 character', 'verify_supplier_diversity_certification', '/supplier-diversity/certifications', () => ex('verify_supplier_diversity_certification', { business_name: 'A' }), false],
+  ['a monitored firm named with 1 character', 'check_supplier_diversity_monitoring', '/supplier-diversity/monitoring/check', () => ({ firms: [{ business_name: 'A' }], as_of: '2026-11-27' }), false],
+  ['a monitored firm without a name', 'check_supplier_diversity_monitoring', '/supplier-diversity/monitoring/check', () => ({ firms: [{ state: 'MD' }], as_of: '2026-11-27' }), false],
+  ['a CPP pension both as a share and an amount', 'estimate_canadian_retirement_benefit', '/canada/retirement-benefit', () => ex('estimate_canadian_retirement_benefit', { cpp_monthly_at_65: 1200 }), false],
+  ['a CPP start past 70', 'estimate_canadian_retirement_benefit', '/canada/retirement-benefit', () => ex('estimate_canadian_retirement_benefit', { cpp_start_age: 70, cpp_start_extra_months: 3 }), false],
+  ['fewer than 10 years in Canada', 'estimate_canadian_retirement_benefit', '/canada/retirement-benefit', () => ex('estimate_canadian_retirement_benefit', { years_in_canada_after_18: 5 }), false],
+  ['a couple without the GIS income', 'estimate_canadian_retirement_benefit', '/canada/retirement-benefit', () => ex('estimate_canadian_retirement_benefit', { marital_status: 'couple' }), false],
+  ["a single pensioner's spouse", 'estimate_canadian_retirement_benefit', '/canada/retirement-benefit', () => ex('estimate_canadian_retirement_benefit', { years_in_canada_after_18: 40, gis_income: 0, spouse_oas_status: 'none' }), false],
+  ["a couple's GIS", 'estimate_canadian_retirement_benefit', '/canada/retirement-benefit', () => ex('estimate_canadian_retirement_benefit', { years_in_canada_after_18: 40, gis_income: 0, marital_status: 'couple', spouse_oas_status: 'oas_pension' }), true],
+  ['overnights outside Wisconsin', 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { paying_parent_overnights: 100 }), false],
+  ['overnights in Wisconsin', 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { state: 'wi', paying_parent_overnights: 100, other_parent_income: 3000 }), true],
+  ['split placement outside Wisconsin', 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { children_placed_with_paying_parent: 1, other_parent_income: 3000 }), false],
+  ['overnights with split placement', 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { state: 'WI', paying_parent_overnights: 100, children_placed_with_paying_parent: 1, other_parent_income: 3000 }), false],
+  ['other children outside Texas', 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { state: 'WI', other_children: 1 }), false],
+  ['other children in Texas', 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { other_children: 1 }), true],
+  ["New York without the other parent's income", 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { state: 'NY', order_date: '2026-04-01' }), false],
+  ["New York's cap election in Texas", 'calculate_child_support', '/child-support/calculate', () => ex('calculate_child_support', { apply_percentage_above_cap: true }), false],
+  ['an expected connection with none', 'check_platform_compliance', '/content-policy/check', () => ex('check_platform_compliance', { material_connection: 'none', connection_expected_by_audience: true }), false],
+  ['an expected connection with no connection sent', 'check_platform_compliance', '/content-policy/check', () => ex('check_platform_compliance', { material_connection: undefined, connection_expected_by_audience: true }), false],
+  ['an expected paid connection', 'check_platform_compliance', '/content-policy/check', () => ex('check_platform_compliance', { connection_expected_by_audience: true }), true],
+  ['an ISO candidate without its price and value', 'calculate_equity_tax', '/equity/calculate-tax', () => ex('calculate_equity_tax', { iso_candidate: { shares_available: 100 } }), false],
+  ['a hanging power carried in without a hanging power', 'optimize_annual_gifts', '/estate/optimize-annual-gifts', () => ({ donees: [{ name: 'Ann', relationship: 'child', trust_contribution: 20000, hanging_power_carried_in: 1000 }] }), false],
+  ['a hanging power carried in', 'optimize_annual_gifts', '/estate/optimize-annual-gifts', () => ({ donees: [{ name: 'Ann', relationship: 'child', trust_contribution: 20000, hanging_power: true, hanging_power_carried_in: 1000 }] }), true],
+  ['a delay without its minutes', 'check_flight_compensation', '/flight/check-compensation', () => ex('check_flight_compensation', { arrival_delay_minutes: undefined }), false],
+  ['a cancellation without its notice', 'check_flight_compensation', '/flight/check-compensation', () => ex('check_flight_compensation', { disruption: 'cancellation', arrival_delay_minutes: undefined }), false],
+  ['an SDR rate without its currency', 'check_flight_compensation', '/flight/check-compensation', () => ex('check_flight_compensation', { sdr_exchange_rate: 1.3 }), false],
+  ['a joint and 50% annuity without the spouse age', 'compare_pension_lump_sum', '/pension/lump-sum-comparison', () => ex('compare_pension_lump_sum', { annuity_form: 'joint_and_50_survivor' }), false],
+  ['a single life annuity with a spouse age', 'compare_pension_lump_sum', '/pension/lump-sum-comparison', () => ex('compare_pension_lump_sum', { spouse_age_at_benefit_start: 60 }), false],
+  ['a monthly annuity of 0', 'compare_pension_lump_sum', '/pension/lump-sum-comparison', () => ex('compare_pension_lump_sum', { monthly_annuity: 0 }), false],
+  ["the person's PIA and earnings", 'optimize_ss_filing_strategy', '/ss/optimize-filing-strategy', () => ex('optimize_ss_filing_strategy', { person: { date_of_birth: '1964-06-15', pia: 2000, earnings: [{ year: 2000, amount: 50000 }] } }), false],
+  ["the spouse's PIA and earnings", 'optimize_ss_filing_strategy', '/ss/optimize-filing-strategy', () => ex('optimize_ss_filing_strategy', { spouse: { date_of_birth: '1965-03-10', pia: 800, earnings: [{ year: 2000, amount: 50000 }] } }), false],
+  ['a person with neither PIA nor earnings', 'optimize_ss_filing_strategy', '/ss/optimize-filing-strategy', () => ex('optimize_ss_filing_strategy', { person: { date_of_birth: '1964-06-15' } }), false],
+  ['earnings before 1951', 'optimize_ss_filing_strategy', '/ss/optimize-filing-strategy', () => ex('optimize_ss_filing_strategy', { person: { date_of_birth: '1964-06-15', earnings: [{ year: 1950, amount: 1000 }] } }), false],
+  ['an SSDI earnings record and an AIME', 'estimate_ssdi_benefit', '/ssdi/estimate-benefit', () => ex('estimate_ssdi_benefit', { aime: 4000 }), false],
+  ['SSDI earnings before 1951', 'estimate_ssdi_benefit', '/ssdi/estimate-benefit', () => ex('estimate_ssdi_benefit', { earnings: [{ year: 1950, amount: 1000 }] }), false],
+  ['work credit earnings before 1978', 'check_ssdi_work_credits', '/ssdi/check-work-credits', () => ex('check_ssdi_work_credits', { earnings: [{ year: 1977, amount: 1000 }] }), false],
+  ['work credit earnings of 1978', 'check_ssdi_work_credits', '/ssdi/check-work-credits', () => ex('check_ssdi_work_credits', { earnings: [{ year: 1978, amount: 1000 }] }), true],
+  ['an ADA request with nothing to count', 'calculate_ada_requirements', '/ada/requirements', () => ({ state: 'CA' }), false],
+  ['an ADA toilet room alone', 'calculate_ada_requirements', '/ada/requirements', () => ({ toilet_rooms: [{}] }), true],
+  ['residential parking without dwelling units', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, use: 'residential' }] }), false],
+  ['general parking with patient spaces', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, patient_and_visitor_spaces: 10 }] }), false],
+  ['hospital parking with patient spaces', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, use: 'hospital_outpatient', patient_and_visitor_spaces: 10 }] }), true],
+  ['general parking with dwelling units', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, dwelling_units: 10 }] }), false],
+  ['a GRAT of a tenth of a cent', 'calculate_grat', '/estate/calculate-grat', () => ({ ...GRAT, trust_type: 'clat', initial_value: 0.001 }), false],
+  ['a GRAT of one cent', 'calculate_grat', '/estate/calculate-grat', () => ({ ...GRAT, trust_type: 'clat', initial_value: 0.01 }), true],
+]
+
+for (const [what, operation, path, body, accepted] of FUZZ) CASES.push([what, operation, path, body(), accepted])
+
 for (const [what, operation, path, body, accepted] of CASES) {
   test(`${what}: ${accepted ? 'accepted' : 'refused'} by the schema and the service alike`, async () => {
     const validate = await schemaOf(operation)
@@ -69,6 +144,24 @@ for (const [what, operation, path, body, accepted] of CASES) {
     assert.is(r.status, accepted ? 200 : 400, `service: ${r.text.slice(0, 300)}`)
   })
 }
+
+// Bounded by the server-guard branch of issue 24 (maxItems on the Social Security earnings records);
+// drop each from here once it lands.
+const UNBOUNDED_FOR_NOW = new Set(['estimate_social_security_benefit earnings', 'optimize_ss_filing_strategy person.earnings', 'optimize_ss_filing_strategy spouse.earnings'])
+
+test('every list of every request has maxItems, and every free-text string maxLength', () => {
+  const missing: string[] = []
+  const walk = (operation: string, s: Record<string, any>, at: string) => {
+    const types = ([] as unknown[]).concat(s.type)
+    if (types.includes('array') && s.maxItems === undefined && !UNBOUNDED_FOR_NOW.has(`${operation} ${at}`)) missing.push(`${operation} ${at}: maxItems`)
+    const free = s.enum === undefined && s.const === undefined && s.pattern === undefined && s.format === undefined
+    if (types.includes('string') && free && s.maxLength === undefined) missing.push(`${operation} ${at}: maxLength`)
+    for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, any>)) walk(operation, v, at ? `${at}.${k}` : k)
+    if (s.items) walk(operation, s.items, at)
+  }
+  for (const e of catalog().endpoints) walk(e.operation_id, e.request, '')
+  assert.equal(missing, [])
+})
 
 test('a date of birth centuries before the death is refused, naming the field', async () => {
   const r = await post(service, '/inherited-ira/schedule', { ...IRA, beneficiary_date_of_birth: '1850-01-01' })
