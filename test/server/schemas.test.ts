@@ -129,6 +129,12 @@ const FUZZ: [string, string, string, () => Record<string, unknown>, boolean][] =
   ['general parking with patient spaces', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, patient_and_visitor_spaces: 10 }] }), false],
   ['hospital parking with patient spaces', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, use: 'hospital_outpatient', patient_and_visitor_spaces: 10 }] }), true],
   ['general parking with dwelling units', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, dwelling_units: 10 }] }), false],
+  ['a claim before 62', 'estimate_social_security_benefit', '/social-security/estimate', () => ex('estimate_social_security_benefit', { claim_age_months: 743 }), false],
+  ['a claim at 62', 'estimate_social_security_benefit', '/social-security/estimate', () => ex('estimate_social_security_benefit', { claim_age_months: 744 }), true],
+  ['three quarters of ordinary time earnings', 'calculate_super_contributions', '/australia/superannuation/contributions', () => ex('calculate_super_contributions', { ordinary_time_earnings: [30000, 30000, 30000] }), false],
+  ['living apart from a spouse on a single return', 'calculate_ira_basis_and_conversion', '/ira/form-8606', () => ex('calculate_ira_basis_and_conversion', { lived_with_spouse: false }), false],
+  ['a target bracket without the income before', 'calculate_ira_basis_and_conversion', '/ira/form-8606', () => ex('calculate_ira_basis_and_conversion', { taxable_income_before_conversion: undefined, target_bracket_rate: 0.22 }), false],
+  ['a separate state QTIP election with a QDOT', 'optimize_qtip_election', '/estate/optimize-qtip-election', () => ({ state_of_domicile: 'MA', gross_estate: 30000000, state_qtip_election: 'separate', spouse_us_citizen: false }), false],
   ['a GRAT of a tenth of a cent', 'calculate_grat', '/estate/calculate-grat', () => ({ ...GRAT, trust_type: 'clat', initial_value: 0.001 }), false],
   ['a GRAT of one cent', 'calculate_grat', '/estate/calculate-grat', () => ({ ...GRAT, trust_type: 'clat', initial_value: 0.01 }), true],
 ]
