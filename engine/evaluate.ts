@@ -16,7 +16,7 @@ import { describe } from './expression.js'
 import type { Catalog } from './load.js'
 import type { Currency } from './money.js'
 import { text } from './notes.js'
-import { earliestCommonDate, reachable } from './reach.js'
+import { earliestCommonDate, fallbackDataDate, reachable } from './reach.js'
 import { round } from './round.js'
 import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import type { DatasetStore } from './data/store.js'
@@ -64,7 +64,8 @@ export async function evaluate(
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
     citations: [...collector.citations.keys()],
-    data_as_of: collector.asOf,
+    // Never empty: an answer that read no table is dated by the data its rule set is built on.
+    data_as_of: collector.asOf || dataDateOf(catalog, rs),
     notes: collector.notes,
   }
   if (collector.steps) {
@@ -72,6 +73,14 @@ export async function evaluate(
     out.result.explanation = collector.steps
   }
   return out
+}
+
+const dataDates = new WeakMap<RuleSet, string>()
+/** A rule set's data date when an evaluation read no table (reach.ts `fallbackDataDate`), worked out once. */
+function dataDateOf(catalog: Catalog, rs: RuleSet): string {
+  let date = dataDates.get(rs)
+  if (date === undefined) dataDates.set(rs, (date = fallbackDataDate(rs, catalog.ruleSets, catalog.tables.values())))
+  return date
 }
 
 /** Evaluate one rule set; `request` is the evaluation of the request's own rule set when this one is called by it. */

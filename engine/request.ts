@@ -204,23 +204,33 @@ type Schema = Record<string, unknown>
  * normalises (`state: uppercase`) lists its enum in both cases, since "ny" is accepted as "NY".
  */
 function published(schema: Schema, normalize: Record<string, string>, years: RequestContract['years']): Schema {
-  const properties = { ...((schema.properties ?? {}) as Record<string, Schema>) }
+  const properties = bothCases((schema.properties ?? {}) as Record<string, Schema>, normalize)
+  if (years && properties[years.field] && !('enum' in properties[years.field]!)) properties[years.field] = { ...properties[years.field], enum: [...years.supported] }
+  // An enum the rules check themselves (allOf: `profession` in any case) is listed in both cases too.
+  if (!Array.isArray(schema.allOf)) return { ...schema, properties }
+  const allOf = (schema.allOf as Schema[]).map((s) => (s && typeof s === 'object' && s.properties ? { ...s, properties: bothCases(s.properties as Record<string, Schema>, normalize) } : s))
+  return { ...schema, allOf, properties }
+}
+
+/** The properties with the enum of each field normalised to one case listing the other case as well. */
+function bothCases(props: Record<string, Schema>, normalize: Record<string, string>): Record<string, Schema> {
+  const properties = { ...props }
   for (const [field, how] of Object.entries(normalize)) {
     const p = properties[field]
     if (!p || !Array.isArray(p.enum) || (how !== 'uppercase' && how !== 'lowercase')) continue
     const other = p.enum.map((v) => (typeof v === 'string' ? (how === 'uppercase' ? v.toLowerCase() : v.toUpperCase()) : v))
     properties[field] = { ...p, enum: [...new Set([...p.enum, ...other])] }
   }
-  if (years && properties[years.field] && !('enum' in properties[years.field]!)) properties[years.field] = { ...properties[years.field], enum: [...years.supported] }
-  return { ...schema, properties }
+  return properties
 }
 
 /**
  * The schema the request is validated with: the published one less what the service checks itself
  * with a better message. A year outside the supported ones is answered by the year check
  * (`unsupported_parameter`, listing them); the cross-field rules a manifest writes in `allOf`
- * (`if`/`then`: fields that apply to one trust type only) restate the rule set's own checks, which
- * answer with the law's words. A test holds the two to the same requests (test/server/schemas.test.ts).
+ * (`if`/`then`: fields that apply to one trust type only), and any bound or enum the rule set checks
+ * with a better answer than the schema's (an unknown dimension: `unsupported_parameter` with the list
+ * of those loaded), restate the rule set's own checks, which answer with the law's words. A test holds the two to the same requests (test/server/schemas.test.ts).
  */
 function checked(schema: Schema, years: RequestContract['years']): Schema {
   const { allOf: _crossField, ...rest } = schema
