@@ -6,9 +6,10 @@
  * when no test ran.
  *
  * Scheduling: each file's duration from the last run on this machine (dist/test/durations.json,
- * written at the end of every run) or else from the one committed (test/durations.json); a file
- * not in either counts as the median. The longest files start first and each process takes the
- * next file when it is free, so a long file never waits behind a queue of short ones.
+ * written at the end of every run) or else from the committed test/durations.json (a copy of one
+ * whole run's, to refresh now and then); a file in neither counts as the median. The longest files
+ * start first and each process takes the next file when it is free, so a long file never waits
+ * behind a queue of short ones.
  *
  *   TEST_LANES=N              processes (default: the cores plus one, since many files wait on
  *                             servers, browsers and child processes rather than compute)
@@ -56,16 +57,18 @@ interface Timing {
   cpu_ms: number
 }
 function readDurations(): Record<string, Timing> {
-  for (const path of [LOCAL, COMMITTED]) {
+  const read = (path: string): Record<string, Timing> => {
     try {
-      if (!existsSync(path)) continue
-      const read = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Partial<Timing>>
-      return Object.fromEntries(Object.entries(read).filter((e): e is [string, Timing] => typeof e[1]?.ms === 'number'))
+      if (!existsSync(path)) return {}
+      const all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Partial<Timing>>
+      return Object.fromEntries(Object.entries(all).filter((e): e is [string, Timing] => typeof e[1]?.ms === 'number'))
     } catch {
       // A damaged file only costs the scheduling its hints.
+      return {}
     }
   }
-  return {}
+  // This machine's last figures over the committed ones, file by file.
+  return { ...read(COMMITTED), ...read(LOCAL) }
 }
 const known = readDurations()
 const name = (f: string) => relative(here, f)
