@@ -288,6 +288,78 @@ function fieldProblem(e: ErrorObject, request: Record<string, unknown>): FieldPr
   }
 }
 
+/**
+ * The most `details` an error carries. A body of thousands of bad items would otherwise get one entry
+ * each (a 512 KiB body got a 21 MB answer); past the cap, the message says how many there were.
+ */
+export const MAX_DETAILS = 20
+
+/**
+ * An error's message and details with at most MAX_DETAILS details; when some were cut, the message
+ * ends with how many problems there were ("… (250000 problems; details lists the first 20)").
+ * README.md, "Errors", states it. @api public
+ */
+export function capDetails(message: string, details: FieldProblem[]): { message: string; details: FieldProblem[] } {
+  if (details.length <= MAX_DETAILS) return { message, details }
+  const note = `(${details.length} problems; details lists the first ${MAX_DETAILS})`
+  return { message: message.endsWith(note) ? message : `${message} ${note}`, details: details.slice(0, MAX_DETAILS) }
+}
+
+const ASCII = /^[\x00-\x7f]*$/
+
+/**
+ * Calls `visit` for each value of `body` that the schema describes, following `properties` and
+ * `items`, with its field name as the caller wrote it. @api private
+ */
+function walk(schema: Schema, value: unknown, field: string, visit: (schema: Schema, value: unknown, field: string) => boolean): void {
+  // `visit` answers whether to look inside the value.
+  if (!visit(schema, value, field)) return
+  if (Array.isArray(value)) {
+    const items = schema.items
+    if (items === null || typeof items !== 'object') return
+    for (let i = 0; i < value.length; i++) walk(items as Schema, value[i], `${field}[${i}]`, visit)
+  } else if (value !== null && typeof value === 'object') {
+    const properties = schema.properties as Record<string, Schema> | undefined
+    if (!properties) return
+    for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+      if (Object.hasOwn(properties, name)) walk(properties[name]!, v, field ? `${field}.${name}` : name, visit)
+    }
+  }
+}
+
+/**
+ * Lists longer than their `maxItems`, found before anything else is validated: ajv (allErrors) checks
+ * every item of a list even when the list is too long, and 250,000 bad items cost seconds and an
+ * answer of megabytes. @api private
+ */
+function tooManyItems(schema: Schema, body: unknown): FieldProblem[] {
+  const found: FieldProblem[] = []
+  walk(schema, body, '', (s, v, field) => {
+    if (!Array.isArray(v) || typeof s.maxItems !== 'number' || v.length <= s.maxItems) return true
+    found.push({ field, message: `must NOT have more than ${s.maxItems} items` })
+    return false
+  })
+  return found
+}
+
+/**
+ * Text longer than its `maxLength` once normalised (Unicode NFKC, as the service compares text): one
+ * character can become 18 (U+FDFA), so a name within the cap as sent was 3,600 characters to the
+ * matcher and held the event loop for seconds. ASCII text is its own normal form. @api private
+ */
+function tooLongNormalised(schema: Schema, body: unknown): FieldProblem[] {
+  const found: FieldProblem[] = []
+  walk(schema, body, '', (s, v, field) => {
+    if (typeof v !== 'string') return true
+    if (typeof s.maxLength === 'number' && !ASCII.test(v)) {
+      const length = [...v.normalize('NFKC')].length
+      if (length > s.maxLength) found.push({ field, message: `must NOT have more than ${s.maxLength} characters once normalised (Unicode NFKC: ${length})` })
+    }
+    return false
+  })
+  return found
+}
+
 /** Normalise, validate and year-check a request body; returns it or throws InputError. @api public */
 export function checkRequest(endpoint: RequestContract, body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) throw new InputError('validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
@@ -298,8 +370,13 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
   for (const [field, how] of Object.entries(endpoint.normalize)) {
     const v = input[field]
     if (typeof v !== 'string') continue
+    // Case is changed for ASCII text only: toUpperCase maps dotless ı and long ſ to I and S, so
+    // "ıl" became IL, a value the published enum (both ASCII cases) does not hold.
+    if (how !== 'trim' && !ASCII.test(v)) continue
     input[field] = how === 'uppercase' ? v.toUpperCase() : how === 'lowercase' ? v.toLowerCase() : v.trim()
   }
+  const crowded = tooManyItems(endpoint.request, input)
+  if (crowded.length > 0) refuse(crowded.map((p) => ({ ...p, code: 'validation_error' as const })))
   // Every fault of the request's shape at once: the schema's, and a year the rules do not cover.
   const problems: (FieldProblem & { code: 'validation_error' | 'unsupported_parameter' })[] = []
   if (!endpoint.validate(input)) {
@@ -320,11 +397,17 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
       problems.push({ field, message: `${year} is not supported; supported: ${supported.join(', ')}`, code: 'unsupported_parameter' })
     }
   }
-  if (problems.length > 0) {
-    const details = problems.map(({ field, message }) => ({ field, message }))
-    const first = details[0]!
-    const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}`
-    throw new InputError(combinedCode(problems.map((p) => p.code)), message, details)
-  }
+  if (problems.length === 0) for (const p of tooLongNormalised(endpoint.request, input)) problems.push({ ...p, code: 'validation_error' })
+  if (problems.length > 0) refuse(problems)
   return input
+}
+
+/** Throws the InputError of a request's faults: each field once, at most MAX_DETAILS of them. @api private */
+function refuse(problems: (FieldProblem & { code: 'validation_error' | 'unsupported_parameter' })[]): never {
+  const details = problems.map(({ field, message }) => ({ field: field || 'body', message }))
+  const first = details[0]!
+  const named = details.slice(0, MAX_DETAILS).map((d) => d.field).join(', ')
+  const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${named}${details.length > MAX_DETAILS ? ', …' : ''}`
+  const capped = capDetails(message, details)
+  throw new InputError(combinedCode(problems.map((p) => p.code)), capped.message, capped.details)
 }
