@@ -98,6 +98,10 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
       ctx.status = 413
       const limit = typeof ctx.state.bodyLimit === 'string' ? ctx.state.bodyLimit : 'the limit'
       ctx.body = body('payload_too_large', `the request body is larger than the service accepts (${limit})`, [{ field: 'body', message: `larger than ${limit}` }])
+    } else if ((e.status === 400 || e.type === 'entity.parse.failed') && /forbidden prototype property/.test(e.message)) {
+      // bourne's refusal of a `__proto__` key: the JSON is valid, the key is what is refused.
+      ctx.status = 400
+      ctx.body = body('validation_error', 'the request body has a "__proto__" key, which is not allowed', [{ field: '__proto__', message: 'is not an allowed key' }])
     } else if (e.status === 400 || e.type === 'entity.parse.failed') {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])

@@ -249,6 +249,9 @@ test("Node's own 400 (no Host) and 417 (Expect: 999-nope) carry the JSON error b
     assert.match(withHost, /^HTTP\/1\.1 200 /)
     const http10 = await raw(service, 'GET /healthz HTTP/1.0\r\n\r\n')
     assert.match(http10, /^HTTP\/1\.1 200 /)
+    const proto = await post(service, '/estate/calculate-state-tax', '{"state":"NY","tax_year":2026,"gross_estate":1,"__proto__":{"x":1}}')
+    assert.is(proto.status, 400)
+    assert.equal(proto.json.error.details, [{ field: '__proto__', message: 'is not an allowed key' }])
     for (const encoding of ['zstd', 'gzip, gzip']) {
       const { port } = new URL(service.url)
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
