@@ -367,12 +367,25 @@ function tooLongNormalised(schema: Schema, body: unknown): FieldProblem[] {
   walk(schema, body, '', (s, v, field) => {
     if (typeof v !== 'string') return true
     if (typeof s.maxLength === 'number' && !ASCII.test(v)) {
-      const length = [...v.normalize('NFKC')].length
+      const normal = v.normalize('NFKC')
+      // Code points, as maxLength counts them; no more than the UTF-16 units, so counted only when those pass.
+      const length = normal.length <= s.maxLength ? normal.length : codePoints(normal)
       if (length > s.maxLength) found.push({ field, message: `must NOT have more than ${s.maxLength} characters once normalised (Unicode NFKC: ${length})` })
     }
     return false
   })
   return found
+}
+
+function codePoints(t: string): number {
+  let n = 0
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i)
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
+    n++
+  }
+  return n
 }
 
 /** Normalise, validate and year-check a request body; returns it or throws InputError. @api public */
