@@ -56,8 +56,8 @@ export function unauthorized(): HttpError {
   return new HttpError(401, 'unauthorized', 'a valid API key is required in the x-api-key header (<keyId>.<secret>)')
 }
 
-/** The JSON error body, its details capped (MAX_DETAILS). @api public */
-export function body(code: ErrorCode, message: string, details: FieldProblem[] = []) {
+/** The JSON error body, its details capped (engine/request.ts MAX_DETAILS). */
+function body(code: ErrorCode, message: string, details: FieldProblem[] = []) {
   return { error: { code, ...capDetails(message, details) } }
 }
 

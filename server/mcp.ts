@@ -12,8 +12,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'koa'
 import { answer, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
-import { agentDescription, bodyLimitBytes, bodyLimitText, envelopeSchema, serviceVersion } from './contract.js'
 import { capDetails } from '../engine/request.js'
+import { agentDescription, bodyLimitBytes, bodyLimitText, envelopeSchema, serviceVersion } from './contract.js'
 import { HttpError } from './errors.js'
 
 const INSTRUCTIONS =
