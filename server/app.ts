@@ -12,8 +12,9 @@
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
-import { answer, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
+import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
 import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from './contract.js'
+import { deeperThan, MAX_DEPTH } from './depth.js'
 import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
 import { parseKey, type KeyStore } from './keys.js'
@@ -99,19 +100,28 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     }
   }
   const limitOf = (endpoint: Endpoint) => (endpoint.body_limit && bytes(endpoint.body_limit) > bytes(bodyLimit) ? endpoint.body_limit : bodyLimit)
-  // MCP carries every tool's arguments in one body: it takes the largest limit any endpoint has.
+  // MCP carries every tool's arguments in one body: it is parsed with the largest limit any endpoint
+  // has, then each message is held to its tool's own (mcp.ts).
   const mcpLimit = catalog.endpoints.map(limitOf).reduce((a, b) => (bytes(b) > bytes(a) ? b : a), bodyLimit)
   const requireBody = async (ctx: Context, next: Next) => {
     const raw = (ctx.request as { rawBody?: string }).rawBody
     if (raw === undefined || raw.trim() === '') {
       throw new HttpError(400, 'validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
     }
+    if (deeperThan((ctx.request as { body?: unknown }).body)) {
+      throw new HttpError(400, 'validation_error', `the request body nests objects and arrays more than ${MAX_DEPTH} levels deep`, [{ field: 'body', message: `nests more than ${MAX_DEPTH} levels deep` }])
+    }
     await next()
   }
   // An endpoint whose manifest says `execution: worker` is answered on the pool's threads, over HTTP
   // and MCP alike; every other in this thread.
-  const respond = (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> =>
-    pool && endpoint.execution === 'worker' ? pool.answer(endpoint.operation_id, body, explain) : answer(catalog, endpoint, body, { explain })
+  const respond = async (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> => {
+    if (!pool || endpoint.execution !== 'worker') return answer(catalog, endpoint, body, { explain })
+    // The request's shape is checked here first (microseconds; the thread checks it again): a bad
+    // request never waits in the pool's queue, and only a body of the request's shape is copied.
+    checkRequest(endpoint, body)
+    return pool.answer(endpoint.operation_id, body, explain)
+  }
   const handler = (endpoint: Endpoint) => async (ctx: Context) => {
     ctx.state.operationId = endpoint.operation_id
     const asked = ctx.query.explain
@@ -153,7 +163,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   docsRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
-  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => mcp.handleHttp(ctx))
+  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => mcp.handleHttp(ctx, (e) => (e ? limitOf(e) : bodyLimit)))
 
   // Prometheus metrics, for the operator's scraper: served only where the app was given metrics
   // (main.ts gives them unless METRICS=off).
