@@ -161,7 +161,7 @@ test("TRUST_PROXY 1: each client is counted by the proxy's X-Forwarded-For entry
   }
 })
 
-test('an early 401 closes the connection, so a trickled body cannot hold it', async () => {
+test('an early 401 (and 413, 415) closes the connection, so a trickled body cannot hold it', async () => {
   const service = await startServiceWith({})
   try {
     const refused = await send(service, { 'x-api-key': wrong() })
@@ -169,6 +169,11 @@ test('an early 401 closes the connection, so a trickled body cannot hold it', as
     assert.is(refused.headers.connection, 'close')
     const missing = await send(service, {})
     assert.is(missing.headers.connection, 'close')
+    const tooLarge = await post(service, '/estate/calculate-state-tax', { state: 'NY', pad: 'x'.repeat(200_000) })
+    assert.is(tooLarge.status, 413, 'the client still reads the 413 before the connection closes')
+    const notJson = await fetch(service.url + '/estate/calculate-state-tax', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-api-key': service.key }, body: 'state=NY' })
+    assert.is(notJson.status, 415)
+    assert.is(notJson.headers.get('connection'), 'close')
     const good = await send(service, { 'x-api-key': service.key, connection: 'keep-alive' })
     assert.is(good.headers.connection, 'keep-alive', 'a good answer keeps the connection')
   } finally {
