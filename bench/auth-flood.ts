@@ -9,7 +9,7 @@
  * process of its own, so the two load generators do not share an event loop; its address is another
  * X-Forwarded-For entry behind the one trusted proxy, as clients behind an ingress are.
  *
- * Environment: FLOOD_SECONDS (4, a phase), FLOOD_ROUNDS (5), GOOD_CONNECTIONS (10), FLOOD_CONNECTIONS (10).
+ * Environment: FLOOD_SECONDS (4, a phase), FLOOD_ROUNDS (5), FLOOD_WARMUP (10 s), GOOD_CONNECTIONS (10), FLOOD_CONNECTIONS (10).
  */
 import autocannon from 'autocannon'
 import { fork } from 'node:child_process'
@@ -19,6 +19,7 @@ import { startService } from './processes.js'
 
 const seconds = Number(process.env.FLOOD_SECONDS ?? 4)
 const rounds = Number(process.env.FLOOD_ROUNDS ?? 5)
+const warmup = Number(process.env.FLOOD_WARMUP ?? 10)
 const goodConnections = Number(process.env.GOOD_CONNECTIONS ?? 10)
 const floodConnections = Number(process.env.FLOOD_CONNECTIONS ?? 10)
 const PATH = '/estate/calculate-state-tax'
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
   const service = await startService(1, [], false, { TRUST_PROXY: '1', LOG_LEVEL: 'warn' })
   try {
     console.log(`auth flood: ${seconds} s a phase, good ${goodConnections} connections, flood ${floodConnections}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-    await autocannon({ url: service.url + PATH, method: 'POST', body: BODY, connections: goodConnections, duration: 2, headers: { 'content-type': 'application/json', 'x-api-key': service.key } })
+    // A long warm-up: on a loaded machine the first seconds run far below the steady rate (JIT), which
+    // would make the first rounds compare a cold phase with a warm one.
+    await autocannon({ url: service.url + PATH, method: 'POST', body: BODY, connections: goodConnections, duration: warmup, headers: { 'content-type': 'application/json', 'x-api-key': service.key } })
     // Alone and beside the flood in turn, `rounds` times, ending alone: each phase beside the flood is
     // compared with the phases alone on either side of it, so a change in the machine's load between
     // phases moves both; the figure is the median of the rounds.
