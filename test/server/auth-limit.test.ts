@@ -3,6 +3,7 @@
 // has sent; a missing key is not counted. The client address comes from X-Forwarded-For only with
 // TRUST_PROXY.
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { addressKey, FailedAuthLimit } from '../../server/auth-limit.js'
@@ -169,6 +170,31 @@ test('an early 401 (and 413, 415) closes the connection, so a trickled body cann
     assert.is(refused.headers.connection, 'close')
     const missing = await send(service, {})
     assert.is(missing.headers.connection, 'close')
+    // The fuzz review's reproducer: headers promising 60,000 bytes, then a trickle. The 401 goes out
+    // at once and the server ends the connection instead of reading the trickle for minutes.
+    const { port } = new URL(service.url)
+    const ended = await new Promise<{ text: string; ms: number }>((resolve, reject) => {
+      const started = Date.now()
+      let text = ''
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST /estate/calculate-state-tax HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\nx-api-key: ${wrong('kTrickle')}\r\n\r\n{`)
+      })
+      const trickle = setInterval(() => socket.writable && socket.write(' '), 100)
+      socket.setEncoding('utf8')
+      socket.on('data', (d: string) => (text += d))
+      socket.on('close', () => {
+        clearInterval(trickle)
+        resolve({ text, ms: Date.now() - started })
+      })
+      socket.on('error', () => {})
+      setTimeout(() => {
+        clearInterval(trickle)
+        socket.destroy()
+        reject(new Error(`still open after 10 s: ${text}`))
+      }, 10_000).unref()
+    })
+    assert.match(ended.text, /^HTTP\/1\.1 401/)
+    assert.ok(ended.ms < 5000, `closed after ${ended.ms} ms`)
     const tooLarge = await post(service, '/estate/calculate-state-tax', { state: 'NY', pad: 'x'.repeat(200_000) })
     assert.is(tooLarge.status, 413, 'the client still reads the 413 before the connection closes')
     const notJson = await fetch(service.url + '/estate/calculate-state-tax', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-api-key': service.key }, body: 'state=NY' })
