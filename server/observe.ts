@@ -58,9 +58,10 @@ export class ServiceMetrics {
  */
 function operationOf(ctx: Context): string {
   if (typeof ctx.state.operationId === 'string') return ctx.state.operationId
-  // @koa/router sets the matched layer's pattern; only GET and HEAD routes reach here.
+  // @koa/router sets the pattern of the route that matched, and only a route of the request's own
+  // method (or HEAD for GET) matches, so method and pattern are both from a fixed set.
   const route = (ctx as { _matchedRoute?: unknown })._matchedRoute
-  if (typeof route === 'string') return `${ctx.method === 'HEAD' ? 'HEAD' : 'GET'} ${route}`
+  if (typeof route === 'string') return `${ctx.method} ${route}`
   return ctx.status === 404 ? 'not_found' : ctx.status === 405 || ctx.status === 501 ? 'method_not_allowed' : 'other'
 }
 
