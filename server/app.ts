@@ -30,8 +30,15 @@ export interface AppOptions {
   keys: KeyStore
   /** Worker threads for the endpoints whose manifest says `execution: worker`; without it, they run here. */
   pool?: EvaluationPool
-  /** Failed authentications a client address may make in a minute before it gets 429 (0: no limit). */
+  /** Failed authentications a client address, or a key id, may have in a minute before a failing key gets 429 (0: no limit). */
   authFailuresPerMinute?: number
+  /**
+   * Proxies in front of the service whose X-Forwarded-For is trusted (TRUST_PROXY): the client
+   * address is the one the outermost of them saw. 0 (the default): the socket's peer.
+   */
+  trustProxy?: number
+  /** Whether GET /metrics is served here; false where metrics have their own port (METRICS_PORT). */
+  serveMetrics?: boolean
   /** Largest accepted body, e.g. "64kb". */
   bodyLimit?: string
   /** Where each request's log line goes (none: no request log). */
@@ -42,36 +49,45 @@ export interface AppOptions {
   metricsText?: () => Promise<string>
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, logger, metrics, metricsText }: AppOptions): Koa {
-  const app = new Koa()
+export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText }: AppOptions): Koa {
+  // Behind trusted proxies ctx.ip is read from the last `trustProxy` entries of X-Forwarded-For (the
+  // ones those proxies appended); a client's own entries before them are ignored.
+  const app = new Koa(trustProxy > 0 ? { proxy: true, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: trustProxy } : {})
   app.silent = true
   const router = new Router()
 
   const limit = new FailedAuthLimit(authFailuresPerMinute)
   // The paths that need a key, answered for a surely bad key before the router, the error handler or
-  // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each.
+  // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each. The limiter
+  // is asked only about a key that failed, so a key that verifies is never refused by it.
   const guarded = new Map<string, string>([...catalog.endpoints.flatMap((e) => e.paths.map((p) => [p, e.operation_id] as const)), ['/mcp', 'mcp']])
   const UNAUTHORIZED = JSON.stringify({ error: { code: 'unauthorized', message: unauthorized().message, details: [] } })
-  const refuseBadKeys = async (ctx: Context, next: Next) => {
-    if (ctx.method !== 'POST' || !guarded.has(ctx.path) || limit.retryAfter(ctx.ip) > 0) return next()
-    if (!keys.surelyInvalid(ctx.get('x-api-key') || undefined)) return next()
-    ctx.state.operationId = guarded.get(ctx.path)
-    limit.fail(ctx.ip)
-    ctx.status = 401
-    ctx.type = 'application/json'
-    ctx.body = UNAUTHORIZED
-  }
-  const authenticate = async (ctx: Context, next: Next) => {
-    const wait = limit.retryAfter(ctx.ip)
+  /** A failed key: counted (when well-formed) and answered 401, or 429 once its address or id is over the budget. */
+  const refuse = (ctx: Context, header: string | undefined): HttpError => {
+    const id = parseKey(header)?.id
+    // A missing or malformed key is not a guess at a secret: 401, not counted (auth-limit.ts).
+    if (id === undefined) return unauthorized()
+    const wait = limit.retryAfter(ctx.ip, id)
     if (wait > 0) {
       ctx.set('Retry-After', String(wait))
-      throw new HttpError(429, 'too_many_requests', `too many failed authentications from this address; try again in ${wait} s`)
+      return new HttpError(429, 'too_many_requests', `too many failed authentications from this address or for this key id; try again in ${wait} s`)
     }
-    const header = ctx.get('x-api-key')
-    if (!(await keys.verify(header || undefined))) {
-      limit.fail(ctx.ip)
-      throw unauthorized()
-    }
+    limit.fail(ctx.ip, id)
+    return unauthorized()
+  }
+  const refuseBadKeys = async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'POST' || !guarded.has(ctx.path)) return next()
+    const header = ctx.get('x-api-key') || undefined
+    if (!keys.surelyInvalid(header)) return next()
+    ctx.state.operationId = guarded.get(ctx.path)
+    const refusal = refuse(ctx, header)
+    ctx.status = refusal.status
+    ctx.type = 'application/json'
+    ctx.body = refusal.status === 401 ? UNAUTHORIZED : JSON.stringify({ error: { code: refusal.code, message: refusal.message, details: [] } })
+  }
+  const authenticate = async (ctx: Context, next: Next) => {
+    const header = ctx.get('x-api-key') || undefined
+    if (!(await keys.verify(header))) throw refuse(ctx, header)
     // The key's id, for the request log; the secret is never kept.
     ctx.state.keyId = parseKey(header)?.id
     await next()
@@ -167,7 +183,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
 
   // Prometheus metrics, for the operator's scraper: served only where the app was given metrics
   // (main.ts gives them unless METRICS=off).
-  if (metrics || metricsText) {
+  if (serveMetrics && (metrics || metricsText)) {
     router.get('/metrics', async (ctx) => {
       ctx.state.operationId = 'metrics'
       ctx.body = metricsText ? await metricsText() : await metrics!.registry.metrics()

@@ -76,6 +76,18 @@ test('surelyInvalid decides a bad key without waiting, and leaves an old key not
   assert.ok(store.surelyInvalid(key))
 })
 
+test('surelyInvalid hashes and compares for an unknown or revoked id as for a known one, so its time does not tell which ids exist', async () => {
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const { id } = await store.issue('t')
+  const revoked = await store.issue('r')
+  await store.revoke(revoked.id)
+  for (const header of [`${id}.${'A'.repeat(43)}`, `kNoSuchKey.${'A'.repeat(43)}`, `${revoked.id}.${'A'.repeat(43)}`]) {
+    const before = store.hashes
+    assert.ok(store.surelyInvalid(header))
+    assert.is(store.hashes, before + 1, header)
+  }
+})
+
 test('issueFirst issues a key only into an empty store; list shows no hashes', async () => {
   const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const first = await store.issueFirst('first')
