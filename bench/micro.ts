@@ -505,23 +505,25 @@ export function formatMicro(report: MicroReport): string {
   const lines = report.rows.map((r) => [
     r.group,
     r.name,
-    `${fmt(r.median, r.unit)} ${r.unit}`,
-    `${fmt(r.min, r.unit)} ${r.unit}`,
-    `${fmt(r.p90, r.unit)} ${r.unit}`,
+    r.runs === 0 ? 'no answer' : `${fmt(r.median, r.unit)} ${r.unit}`,
+    r.runs === 0 ? '' : `${fmt(r.min, r.unit)} ${r.unit}`,
+    r.runs === 0 ? '' : `${fmt(r.p90, r.unit)} ${r.unit}`,
     String(r.runs),
     r.baseline ? `${fmt(r.baseline.median, r.unit)} ${r.unit}` : '',
     r.vs_baseline === undefined ? '' : r.vs_baseline.toFixed(2),
-    r.vs_reference === undefined ? '' : r.vs_reference.toFixed(r.vs_reference < 10 ? 2 : 0),
+    r.vs_reference === undefined || Number.isNaN(r.vs_reference) ? '' : r.vs_reference.toFixed(r.vs_reference < 10 ? 2 : 0),
     r.target === undefined ? '' : `< ${r.target} ${r.unit}`,
     r.holds === undefined ? '' : r.holds ? 'pass' : 'FAIL',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   const pad = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
   const missed = report.rows.filter((r) => r.holds === false).map((r) => r.name)
+  const unanswered = report.rows.filter((r) => r.runs === 0).map((r) => `${r.name}: ${r.note}`)
   return [
     `micro bench (in process, no HTTP): node ${report.node}, ${report.cpus} cpus, load average ${report.load_average} at start; baseline ${report.baseline ?? 'none'} (÷ base: median ÷ the baseline's, same rounds; ÷ ref: median ÷ the fixed reference workload's)`,
     pad(header),
     ...lines.map(pad),
+    ...unanswered,
     missed.length === 0 ? 'every target holds' : `targets missed: ${missed.join('; ')}`,
   ].join('\n')
 }
