@@ -81,7 +81,7 @@ export function prepareBaseline(log: (line: string) => void = () => {}): Baselin
       rmSync(dir, { recursive: true, force: true })
     }
     git(['worktree', 'prune'])
-    git(['worktree', 'add', '--detach', dir, commit])
+    git(['worktree', 'add', '--quiet', '--detach', dir, commit])
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'))
     const tsc = spawnSync(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: dir, encoding: 'utf8' })
     if (tsc.status !== 0 || !existsSync(built)) throw new Error(`bench: the baseline ${rev} did not build:\n${tsc.stdout}${tsc.stderr}`)

@@ -21,6 +21,7 @@ import { openDatasets } from './data/store.js'
 import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
 import { schemaCompiler } from './validator-cache.js'
+import { saveFormulas } from './formula-cache.js'
 import { reachable } from './reach.js'
 import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
@@ -292,6 +293,8 @@ export function loadCatalog(options: LoadOptions): Catalog {
     if (rs && endpoint.years) coverage(rs, endpoint, ruleSets, tableSources, problems)
   }
 
+  // The formulas this load parsed are kept for the next process (engine/formula-cache.ts).
+  saveFormulas()
   if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
   return { service, ruleSets, tables, endpoints, families }
 }
