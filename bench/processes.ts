@@ -45,7 +45,8 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
   let err = ''
   child.stderr!.on('data', (d) => (err += d))
   const out = () => readFileSync(logFile, 'utf8') + err
-  const deadline = Date.now() + 30_000
+  // Generous: a cold start on this shared machine under a load average of 20 took over 30 s.
+  const deadline = Date.now() + 120_000
   while ((out().match(new RegExp(ready, 'g')) ?? []).length < workers) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out()}`)
     await new Promise((r) => setTimeout(r, 20))
