@@ -6,7 +6,6 @@
  * an `unsupported_parameter`; every other schema failure is a `validation_error` naming the field
  * as the caller wrote it (`beneficiaries[0].relationship`).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { distance } from 'fastest-levenshtein'
 import { combinedCode, InputError, type FieldProblem, type Problem } from './errors.js'
@@ -17,6 +16,7 @@ import type { TableEntry } from './tables.js'
 import type { RuleSet } from './ruleset.js'
 import type { EndpointFile } from './schemas.js'
 import type { SourceFile } from './source.js'
+import { schemaCompiler } from './validator-cache.js'
 
 /**
  * What the engine needs of an endpoint to answer it: the rule set, the request's contract (its
@@ -76,11 +76,9 @@ export interface AlsoTool {
 /** One endpoint manifest, loaded: what the engine answers by and how it is published. */
 export type Endpoint = RequestContract & Publication
 
-import addFormats from 'ajv-formats'
-
 // strictSchema: an unknown keyword (a description cut short by a comma in YAML flow style) is a load error.
-const requestAjv = new Ajv2020({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false })
-addFormats.default(requestAjv, ['date'])
+// Compiled validators are cached on disk by content (engine/validator-cache.ts): a cold start evaluates them.
+const requestAjv = schemaCompiler({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false }, ['date'])
 
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
 /**
