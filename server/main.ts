@@ -24,6 +24,7 @@ import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
 import { openKeyStore, type KeyStore } from './keys.js'
 import { pino } from 'pino'
+import { LogDestination } from './log-destination.js'
 import { register as processRegistry } from 'prom-client'
 import { ServiceMetrics } from './observe.js'
 import { askPrimaryForMetrics, answerMetricsRequests, clusterMetricsText, offerWorkerMetrics } from './cluster-metrics.js'
@@ -132,8 +133,8 @@ async function serve(label: string): Promise<void> {
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
     ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
     : undefined
-  // One JSON line per request on stdout, written asynchronously (flushed at exit).
-  const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false, minLength: 4096 }))
+  // One JSON line per request on stdout, written asynchronously in large chunks (log-destination.ts).
+  const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, new LogDestination(1))
   // In a cluster every worker counts in the process registry and GET /metrics, whichever worker
   // answers it, serves the sum over the workers that the primary collects.
   const metrics = metricsSetting === 'off' ? undefined : cluster.isWorker ? new ServiceMetrics(processRegistry) : new ServiceMetrics()
@@ -157,10 +158,7 @@ async function serve(label: string): Promise<void> {
   boundSlowClients(server)
   const shutdown = (signal: string) => {
     console.log(`${label}${signal}: closing, finishing requests in flight`)
-    server.close(() => {
-      logger.flush()
-      process.exit(0)
-    })
+    server.close(() => logger.flush(() => process.exit(0)))
     server.closeIdleConnections()
     setTimeout(() => process.exit(0), 10_000).unref()
   }
