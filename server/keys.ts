@@ -62,11 +62,19 @@ export interface KeyStore {
    * that does not match. What it cannot decide without waiting is left to `verify` (false).
    */
   surelyInvalid(header: string | undefined): boolean
+  /**
+   * The same decision, with a key that surely verifies said so (`valid`), so the request path hashes
+   * a secret once, not once here and again in `verify`; `undecided` is left to `verify`.
+   */
+  quickCheck(header: string | undefined): KeyVerdict
   /** Whether `header` is a live key. */
   verify(header: string | undefined): Promise<boolean>
   /** Let go of connections and timers (the keys tool exits after this). */
   close(): Promise<void>
 }
+
+/** What `quickCheck` can tell at once of a key header. */
+export type KeyVerdict = 'valid' | 'invalid' | 'undecided'
 
 const SCRYPT = { N: 16384, r: 8, p: 1 } as const
 const HASH_BYTES = 32
@@ -156,8 +164,12 @@ export abstract class SnapshotKeyStore implements KeyStore {
    * `verify` decides them.
    */
   surelyInvalid(header: string | undefined): boolean {
+    return this.quickCheck(header) === 'invalid'
+  }
+
+  quickCheck(header: string | undefined): KeyVerdict {
     const parsed = parseKey(header)
-    if (!parsed) return true
+    if (!parsed) return 'invalid'
     this.refresh()
     // Hash and compare whatever the id: an unknown or revoked id costs what a known one does, so
     // the time of a 401 does not tell which ids exist.
@@ -167,10 +179,10 @@ export abstract class SnapshotKeyStore implements KeyStore {
     const remembered = record && this.remembered(record)
     const expected = this.digests.get(parsed.id) ?? remembered ?? DUMMY_DIGEST
     const matches = timingSafeEqual(digest, expected)
-    if (!record) return this.pending() === undefined
-    if (record.revoked_at) return true
-    if (record.algorithm !== 'sha256' && !remembered) return false
-    return !matches
+    if (!record) return this.pending() === undefined ? 'invalid' : 'undecided'
+    if (record.revoked_at) return 'invalid'
+    if (record.algorithm !== 'sha256' && !remembered) return 'undecided'
+    return matches ? 'valid' : 'invalid'
   }
 
   /**
