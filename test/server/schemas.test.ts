@@ -159,15 +159,11 @@ for (const [what, operation, path, body, accepted] of CASES) {
   })
 }
 
-// Bounded by the server-guard branch of issue 24 (maxItems on the Social Security earnings records);
-// drop each from here once it lands.
-const UNBOUNDED_FOR_NOW = new Set(['estimate_social_security_benefit earnings', 'optimize_ss_filing_strategy person.earnings', 'optimize_ss_filing_strategy spouse.earnings'])
-
 test('every list of every request has maxItems, and every free-text string maxLength', () => {
   const missing: string[] = []
   const walk = (operation: string, s: Record<string, any>, at: string) => {
     const types = ([] as unknown[]).concat(s.type)
-    if (types.includes('array') && s.maxItems === undefined && !UNBOUNDED_FOR_NOW.has(`${operation} ${at}`)) missing.push(`${operation} ${at}: maxItems`)
+    if (types.includes('array') && s.maxItems === undefined) missing.push(`${operation} ${at}: maxItems`)
     const free = s.enum === undefined && s.const === undefined && s.pattern === undefined && s.format === undefined
     if (types.includes('string') && free && s.maxLength === undefined) missing.push(`${operation} ${at}: maxLength`)
     for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, any>)) walk(operation, v, at ? `${at}.${k}` : k)
