@@ -38,6 +38,7 @@ export type PoolReply =
 export const QUEUE_PER_THREAD = 16
 /** What a 503 of a full queue tells the caller to wait, in seconds: about one heavy request's time. */
 const RETRY_AFTER_SECONDS = 5
+const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy'])
 
 export class EvaluationPool {
   private readonly piscina: Piscina<PoolRequest, PoolReply>
@@ -63,8 +64,8 @@ export class EvaluationPool {
     try {
       reply = await this.piscina.run({ operation_id: operationId, body, explain })
     } catch (error) {
-      // piscina's refusal when the queue is at its bound (errors.js, TaskQueueAtLimit).
-      if (error instanceof Error && error.message === 'Task queue is at limit') {
+      // piscina's refusals when the queue is at its bound (errors.js: TaskQueueAtLimit, and NoTaskQueueAvailable for maxQueue 0).
+      if (error instanceof Error && QUEUE_FULL.has(error.message)) {
         throw new ServiceUnavailable(`the service is busy: ${this.piscina.options.maxQueue} requests are already waiting for an evaluation thread; try again in ${RETRY_AFTER_SECONDS} s`, RETRY_AFTER_SECONDS)
       }
       throw error

@@ -143,6 +143,21 @@ test('a full pool queue answers 503 service_unavailable with Retry-After; the re
   }
 })
 
+test('over MCP, a call that finds the queue full is a tool error service_unavailable, not a 500', async () => {
+  const pool = newPool(0)
+  const service = await startServiceWith({ pool })
+  try {
+    const qtip = { state_of_domicile: 'NY', gross_estate: 30_000_000 }
+    const answers = await Promise.all([1, 2, 3, 4].map((id) => post(service, '/mcp', toolCall('calculate_optimal_qtip_election', qtip, id), mcpHeaders)))
+    const texts = answers.map((a) => String(a.json.result?.content?.[0]?.text ?? a.text))
+    assert.ok(texts.some((t) => t.includes('"code":"service_unavailable"')), texts.map((t) => t.slice(0, 80)).join('\n'))
+    assert.not.ok(texts.some((t) => t.includes('internal_error')))
+  } finally {
+    await service.close()
+    await pool.close()
+  }
+})
+
 test('a 512 KiB body of bad items gets a small answer, quickly: 20 details and the count (defect 7)', async () => {
   const pool = newPool()
   const service = await startServiceWith({ pool })
