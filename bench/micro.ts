@@ -1,6 +1,12 @@
 /**
  * @module The in-process bench (no HTTP): start-up, one engine evaluation per rule set and endpoint
- * class, and a replay of every golden case, each against the targets of issue 5.
+ * class, every endpoint's documented example, and a replay of every golden case, each against the
+ * targets of issues 5, 10, 14 and 24.
+ *
+ * Each row is also measured, in the same process and the same interleaved rounds, on the baseline
+ * build (bench/baseline.ts: the same request answered by the earlier commit's engine and rules), and
+ * against a fixed reference workload that does not change with the code (JSON and sorting), so that
+ * a row's figure can be compared across runs on a machine whose speed varies: `÷ base` and `÷ ref`.
  *
  * Every evaluation is a golden case's own input answered through `answer()` (request check, rule
  * sets, envelope), so a row measures what a caller's request costs the engine, on an input whose
@@ -24,9 +30,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { answer, evaluate, loadCatalog, type Catalog } from '../engine/index.js'
 import { check, readGolden, run, type GoldenCase, type GoldenFile } from '../tools/golden.js'
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import type { Baseline } from './baseline.js'
 import type { StartupSample } from './startup.js'
 
-export type MicroGroup = 'start-up' | 'evaluation' | 'replay' | 'data'
+export type MicroGroup = 'start-up' | 'evaluation' | 'example' | 'replay' | 'data' | 'reference'
+
+/** The figures of one row on the baseline build, measured beside it. */
+export interface BaselineFigures {
+  median: number
+  min: number
+  p90: number
+  runs: number
+}
 
 export interface MicroRow {
   group: MicroGroup
@@ -44,6 +59,12 @@ export interface MicroRow {
   target?: number
   holds?: boolean
   note?: string
+  /** The same row on the baseline build, in the same run (absent where the baseline cannot answer it). */
+  baseline?: BaselineFigures
+  /** median ÷ the baseline's median (below 1: faster than the baseline). */
+  vs_baseline?: number
+  /** median ÷ the reference workload's median in the same run, both in µs. */
+  vs_reference?: number
 }
 
 export interface MicroReport {
@@ -51,6 +72,8 @@ export interface MicroReport {
   cpus: number
   /** Load average over the last minute when the bench started: other work on the machine adds noise. */
   load_average: number
+  /** The baseline build's revision, if one was measured. */
+  baseline?: string
   rows: MicroRow[]
 }
 
@@ -66,6 +89,8 @@ const TARGET = {
   ss_couple_ms: 100,
   /** Issue 14: the estimate and SSDI endpoints, engine time each. */
   ss_endpoint_us: 100,
+  /** Issue 24: every endpoint's documented example (manifest `example`), in process. */
+  example_ms: 50,
 }
 
 export interface MicroOptions {
@@ -75,6 +100,10 @@ export interface MicroOptions {
   budgetMs?: number
   /** Rounds the rows are timed in, after one round of warm-up. */
   rounds?: number
+  /** The baseline build to measure each row on as well. */
+  baseline?: Baseline
+  /** Only the rows whose name matches (BENCH_ONLY); start-up rows are named "load + validate + compile". */
+  only?: RegExp
 }
 
 /** One evaluation row: a golden case picked by its file and (part of) its name. */
@@ -153,21 +182,47 @@ async function time(fn: () => Promise<unknown>, budgetMs: number, minRuns: numbe
   return samples
 }
 
-/** Cold start-up: each run a fresh node process that loads the catalog once (bench/startup.ts). */
-function startupRows(runs: number): MicroRow[] {
-  const script = fileURLToPath(new URL('./startup.js', import.meta.url))
-  const samples: StartupSample[] = []
+/** One fresh process that loads the catalog once (a build's bench/startup.js); `tmp` as its temporary directory. */
+function startupSample(dist: string, tmp?: string): StartupSample {
+  const child = spawnSync(process.execPath, [join(dist, 'bench', 'startup.js')], { cwd: join(dist, '..'), encoding: 'utf8', env: tmp ? { ...process.env, TMPDIR: tmp } : process.env })
+  if (child.status !== 0) throw new Error(`bench: start-up run failed (${dist}): ${child.stderr}`)
+  return JSON.parse(child.stdout.trim()) as StartupSample
+}
+
+/**
+ * Cold start-up: each run a fresh node process that loads the catalog once (bench/startup.ts), this
+ * build's and the baseline's in turn. "Cold" is a new process with the on-disk caches (parsed YAML,
+ * compiled validators) filled, as every start after the first one of a deployment finds them: one
+ * untimed process of each fills them first. The first start of all, with empty caches (a fresh
+ * temporary directory), is its own row, taken once.
+ */
+function startupRows(runs: number, baseline?: Baseline): MicroRow[] {
+  const dist = fileURLToPath(new URL('..', import.meta.url))
+  const ours: StartupSample[] = []
+  const theirs: StartupSample[] = []
+  startupSample(dist)
+  if (baseline) startupSample(baseline.dist)
   for (let i = 0; i < runs; i++) {
-    const child = spawnSync(process.execPath, [script], { cwd: ROOT, encoding: 'utf8', env: process.env })
-    if (child.status !== 0) throw new Error(`bench: start-up run failed: ${child.stderr}`)
-    samples.push(JSON.parse(child.stdout.trim()) as StartupSample)
+    ours.push(startupSample(dist))
+    if (baseline) theirs.push(startupSample(baseline.dist))
   }
-  const load = summarize(samples.map((s) => s.load_ms))
-  const boot = summarize(samples.map((s) => s.boot_and_import_ms + s.load_ms))
-  const what = `${samples[0]!.rule_sets} rule sets, ${samples[0]!.tables} tables`
+  const first = startupSample(dist, mkdtempSync(join(tmpdir(), 'bench-empty-cache-')))
+  const firstBase = baseline ? startupSample(baseline.dist, mkdtempSync(join(tmpdir(), 'bench-empty-cache-'))) : undefined
+  const withBase = (row: MicroRow, pick: (s: StartupSample) => number): MicroRow => {
+    if (!baseline) return row
+    const b = summarize(theirs.map(pick))
+    return { ...row, baseline: b, vs_baseline: row.median / b.median }
+  }
+  const load = summarize(ours.map((s) => s.load_ms))
+  const boot = summarize(ours.map((s) => s.boot_and_import_ms + s.load_ms))
+  const what = `${ours[0]!.rule_sets} rule sets, ${ours[0]!.tables} tables`
+  const once = (ms: number) => ({ median: ms, min: ms, p90: ms, runs: 1 })
+  const firstRow: MicroRow = { group: 'start-up', name: 'load + validate + compile, first start (empty caches)', unit: 'ms', ...once(first.load_ms), note: 'a fresh temporary directory: YAML parsed, schemas compiled, both kept' }
+  if (firstBase) Object.assign(firstRow, { baseline: once(firstBase.load_ms), vs_baseline: first.load_ms / firstBase.load_ms })
   return [
-    { group: 'start-up', name: 'load + validate + compile, cold', unit: 'ms', ...load, target: TARGET.startup_ms, holds: load.median < TARGET.startup_ms, note: `fresh process each run; ${what}` },
-    { group: 'start-up', name: 'node boot to catalog ready, cold', unit: 'ms', ...boot, note: 'includes node itself and the module imports' },
+    withBase({ group: 'start-up', name: 'load + validate + compile, cold', unit: 'ms', ...load, target: TARGET.startup_ms, holds: load.median < TARGET.startup_ms, note: `fresh process each run, caches filled; ${what}` }, (s) => s.load_ms),
+    withBase({ group: 'start-up', name: 'node boot to catalog ready, cold', unit: 'ms', ...boot, note: 'includes node itself and the module imports' }, (s) => s.boot_and_import_ms + s.load_ms),
+    firstRow,
   ]
 }
 
@@ -184,18 +239,94 @@ function warmLoadRow(runs: number): MicroRow {
 
 interface Timed {
   spec: RowSpec
+  group: MicroGroup
   source: string
   call: () => Promise<unknown>
   samples: number[]
+  /** The same request on the baseline build, timed in the same rounds. */
+  baseline?: { call: () => Promise<unknown>; samples: number[] }
+}
+
+/** What the bench needs of an engine build: this one's, or the baseline's loaded from its dist. */
+interface Engine {
+  catalog: Catalog
+  answer: (catalog: Catalog, endpoint: Catalog['endpoints'][number], body: unknown) => Promise<unknown>
+}
+
+/** The baseline build's engine and catalog, in this process; undefined if it cannot be loaded. */
+async function baselineEngine(baseline: Baseline): Promise<Engine | undefined> {
+  try {
+    const engine = (await import(pathToFileURL(join(baseline.dist, 'engine', 'index.js')).href)) as { loadCatalog: typeof loadCatalog; answer: Engine['answer'] }
+    return { catalog: engine.loadCatalog({ rulesDir: join(baseline.dir, 'rules'), tablesDir: join(baseline.dir, 'tables') }), answer: engine.answer }
+  } catch (error) {
+    console.error(`bench: the baseline's engine did not load in process: ${(error as Error).message.split('\n')[0]}`)
+    return undefined
+  }
+}
+
+/** The same request answered by the baseline, if it answers it at all (a field it did not know yet is a refusal). */
+async function baselineCall(base: Engine | undefined, operationId: string, input: unknown): Promise<Timed['baseline']> {
+  const endpoint = base?.catalog.endpoints.find((e) => e.operation_id === operationId)
+  if (!base || !endpoint) return undefined
+  const call = () => base.answer(base.catalog, endpoint, input)
+  try {
+    await call()
+  } catch {
+    return undefined
+  }
+  return { call, samples: [] }
+}
+
+/**
+ * A fixed workload that does not depend on this repository's code: a JSON round trip of a fixed
+ * object and a sort. Its time moves only with the machine (load, CPU frequency), so a row's ratio
+ * to it can be compared between runs where absolute figures cannot.
+ */
+const REFERENCE_DATA = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `row ${i}`, amount: (i * 7919) % 10007, tags: ['a', 'b', String(i % 13)] })))
+function referenceWorkload(): Promise<number> {
+  const rows = JSON.parse(REFERENCE_DATA) as { amount: number }[]
+  rows.sort((a, b) => a.amount - b.amount)
+  return Promise.resolve(JSON.stringify(rows).length)
 }
 
 /** A row's case, checked against its golden answer: a case whose answer is wrong is not a measure. */
-async function prepare(catalog: Catalog, files: GoldenFile[], spec: RowSpec): Promise<Timed> {
+async function prepare(catalog: Catalog, files: GoldenFile[], spec: RowSpec, base?: Engine): Promise<Timed> {
   const { file, c } = findCase(files, spec)
   const mismatches = check(c, await run(catalog, file.endpoint, c.input))
   if (mismatches.length > 0) throw new Error(`bench: ${file.file}: ${c.name} does not match its golden answer`)
   const endpoint = catalog.endpoints.find((e) => e.operation_id === file.endpoint)!
-  return { spec, source: `${file.file}: ${c.name}`, call: () => answer(catalog, endpoint, c.input), samples: [] }
+  return { spec, group: 'evaluation', source: `${file.file}: ${c.name}`, call: () => answer(catalog, endpoint, c.input), samples: [], baseline: await baselineCall(base, file.endpoint, c.input) }
+}
+
+/**
+ * Every endpoint's documented example (the manifest's `example`, the body OpenAPI and the docs page
+ * send), answered in process: issue 24 wants each under 50 ms. An example that does not answer is a
+ * failed row, not a skipped one.
+ */
+async function exampleRows(catalog: Catalog, base?: Engine): Promise<{ timed: Timed[]; failed: MicroRow[] }> {
+  const rows: Timed[] = []
+  const failed: MicroRow[] = []
+  for (const endpoint of catalog.endpoints) {
+    if (!endpoint.example) continue
+    const input = endpoint.example
+    const call = () => answer(catalog, endpoint, input)
+    try {
+      await call()
+    } catch (error) {
+      const name = `example ${endpoint.operation_id}`
+      failed.push({ group: 'example', name, source: `${endpoint.file}: example`, unit: 'ms', median: NaN, min: NaN, p90: NaN, runs: 0, target: TARGET.example_ms, holds: false, note: `not answered: ${(error as Error).message}` })
+      continue
+    }
+    rows.push({
+      spec: { name: `example ${endpoint.operation_id}`, file: endpoint.file, unit: 'ms', target: TARGET.example_ms },
+      group: 'example',
+      source: `${endpoint.file}: example`,
+      call,
+      samples: [],
+      baseline: await baselineCall(base, endpoint.operation_id, input),
+    })
+  }
+  return { timed: rows, failed }
 }
 
 /**
@@ -208,19 +339,29 @@ async function timeRows(rows: Timed[], budgetMs: number, rounds: number): Promis
     for (const row of rows) {
       const slow = row.spec.unit === 'ms'
       const slice = (slow ? budgetMs * 4 : budgetMs) / rounds
-      const samples = await time(row.call, slice, slow ? 4 : 40)
+      // The row and its baseline back to back, so both see the same moment of the machine.
+      const samples = await time(row.call, slice, slow ? 2 : 40)
       if (round > 0) row.samples.push(...samples)
+      if (row.baseline) {
+        const before = await time(row.baseline.call, slice, slow ? 2 : 40)
+        if (round > 0) row.baseline.samples.push(...before)
+      }
     }
   }
 }
 
 function evaluationRow(row: Timed): MicroRow {
   const { spec } = row
-  const stats = summarize(row.samples.map((s) => (spec.unit === 'µs' ? s * 1000 : s)))
-  const out: MicroRow = { group: 'evaluation', name: spec.name, source: row.source, unit: spec.unit, ...stats }
+  const scale = (samples: number[]) => samples.map((s) => (spec.unit === 'µs' ? s * 1000 : s))
+  const stats = summarize(scale(row.samples))
+  const out: MicroRow = { group: row.group, name: spec.name, source: row.source, unit: spec.unit, ...stats }
   if (spec.target !== undefined) {
     out.target = spec.target
     out.holds = stats.median < spec.target
+  }
+  if (row.baseline && row.baseline.samples.length > 0) {
+    out.baseline = summarize(scale(row.baseline.samples))
+    out.vs_baseline = stats.median / out.baseline.median
   }
   return out
 }
@@ -243,20 +384,32 @@ async function replayRow(catalog: Catalog, files: GoldenFile[]): Promise<MicroRo
 /** Measure start-up, each evaluation row and the replay. @api public */
 export async function microBench(options: MicroOptions = {}): Promise<MicroReport> {
   const budgetMs = options.budgetMs ?? 600
-  const report: MicroReport = { node: process.version, cpus: cpus().length, load_average: Number(loadavg()[0]!.toFixed(2)), rows: [] }
+  const wanted = (name: string) => !options.only || options.only.test(name)
+  const baseline = options.baseline
+  const report: MicroReport = { node: process.version, cpus: cpus().length, load_average: Number(loadavg()[0]!.toFixed(2)), baseline: baseline && `${baseline.rev} (${baseline.commit.slice(0, 12)})`, rows: [] }
   // Cold first, before this process has loaded anything that could share a cache with the children.
-  report.rows.push(...startupRows(options.startupRuns ?? 7))
-  report.rows.push(warmLoadRow(5))
+  if (wanted('load + validate + compile')) {
+    report.rows.push(...startupRows(options.startupRuns ?? 7, baseline))
+    report.rows.push(warmLoadRow(5))
+  }
   const catalog = loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+  const base = baseline ? await baselineEngine(baseline) : undefined
   const { files, problems } = readGolden(GOLDEN_DIR, ROOT)
   if (problems.length > 0) throw new Error(`bench: malformed golden files: ${problems.join('; ')}`)
-  const timed: Timed[] = []
-  for (const spec of rowSpecs(files)) timed.push(await prepare(catalog, files, spec))
+  const reference: Timed = { spec: { name: 'reference workload (JSON round trip and sort, fixed)', file: '', unit: 'µs' }, group: 'reference', source: 'bench/micro.ts', call: referenceWorkload, samples: [] }
+  const timed: Timed[] = [reference]
+  for (const spec of rowSpecs(files)) if (wanted(spec.name)) timed.push(await prepare(catalog, files, spec, base))
+  const examples = await exampleRows(catalog, base)
+  timed.push(...examples.timed.filter((row) => wanted(row.spec.name)))
   await timeRows(timed, budgetMs, options.rounds ?? 5)
-  report.rows.push(...timed.map(evaluationRow))
-  report.rows.push(await replayRow(catalog, files))
-  report.rows.push(await gridRow(budgetMs))
-  report.rows.push(...dataRows())
+  const rows = [...timed.map(evaluationRow), ...examples.failed.filter((row) => wanted(row.name))]
+  if (wanted("couple's claiming-age grid")) rows.push(await gridRow(budgetMs))
+  if (wanted('replay every golden case')) rows.push(await replayRow(catalog, files))
+  if (wanted('data set')) rows.push(...dataRows())
+  report.rows.push(...rows)
+  // Each row against the reference workload, both in µs.
+  const ref = rows[0]!.median
+  for (const row of report.rows) if (row.group !== 'reference' && row.group !== 'data') row.vs_reference = (row.unit === 'ms' ? row.median * 1000 : row.median) / ref
   return report
 }
 
@@ -348,29 +501,34 @@ async function gridRow(budgetMs: number): Promise<MicroRow> {
 /** The report as a plain-text table. @api public */
 export function formatMicro(report: MicroReport): string {
   const fmt = (v: number, unit: MicroRow['unit']) => (unit === 'µs' || v < 10 ? v.toFixed(1) : v.toFixed(0))
-  const header = ['', 'row', 'median', 'min', 'p90', 'runs', 'target', 'holds']
+  const header = ['', 'row', 'median', 'min', 'p90', 'runs', 'base median', '÷ base', '÷ ref', 'target', 'holds']
   const lines = report.rows.map((r) => [
     r.group,
     r.name,
-    `${fmt(r.median, r.unit)} ${r.unit}`,
-    `${fmt(r.min, r.unit)} ${r.unit}`,
-    `${fmt(r.p90, r.unit)} ${r.unit}`,
+    r.runs === 0 ? 'no answer' : `${fmt(r.median, r.unit)} ${r.unit}`,
+    r.runs === 0 ? '' : `${fmt(r.min, r.unit)} ${r.unit}`,
+    r.runs === 0 ? '' : `${fmt(r.p90, r.unit)} ${r.unit}`,
     String(r.runs),
+    r.baseline ? `${fmt(r.baseline.median, r.unit)} ${r.unit}` : '',
+    r.vs_baseline === undefined ? '' : r.vs_baseline.toFixed(2),
+    r.vs_reference === undefined || Number.isNaN(r.vs_reference) ? '' : r.vs_reference.toFixed(r.vs_reference < 10 ? 2 : 0),
     r.target === undefined ? '' : `< ${r.target} ${r.unit}`,
-    r.holds === undefined ? '' : r.holds ? 'yes' : 'NO',
+    r.holds === undefined ? '' : r.holds ? 'pass' : 'FAIL',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
-  const pad = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
+  const pad = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
   const missed = report.rows.filter((r) => r.holds === false).map((r) => r.name)
+  const unanswered = report.rows.filter((r) => r.runs === 0).map((r) => `${r.name}: ${r.note}`)
   return [
-    `micro bench (in process, no HTTP): node ${report.node}, ${report.cpus} cpus, load average ${report.load_average} at start`,
+    `micro bench (in process, no HTTP): node ${report.node}, ${report.cpus} cpus, load average ${report.load_average} at start; baseline ${report.baseline ?? 'none'} (÷ base: median ÷ the baseline's, same rounds; ÷ ref: median ÷ the fixed reference workload's)`,
     pad(header),
     ...lines.map(pad),
+    ...unanswered,
     missed.length === 0 ? 'every target holds' : `targets missed: ${missed.join('; ')}`,
   ].join('\n')
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const report = await microBench()
+  const report = await microBench({ only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined })
   console.log(formatMicro(report))
 }

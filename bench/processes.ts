@@ -28,7 +28,7 @@ export function freePort(): Promise<number> {
   })
 }
 
-async function start(script: string, workers: number, ready: RegExp, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}): Promise<Running & { output: () => string }> {
+async function start(script: string, workers: number, ready: RegExp, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}, dist = DIST): Promise<Running & { output: () => string }> {
   const port = await freePort()
   // stdout (the request log, a line per request) goes to a file, as a production log would, not
   // through a pipe into this process, whose event loop is busy driving autocannon: a full pipe would
@@ -36,7 +36,8 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
   const dir = mkdtempSync(join(tmpdir(), 'bench-'))
   const logFile = join(dir, 'stdout.log')
   const stdout = openSync(logFile, 'w')
-  const child = spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, join(dist, script)], {
+    cwd: dirname(dist),
     env: { ...process.env, PORT: String(port), WORKERS: String(workers), DATA_DIR: dir, ...env },
     stdio: ipc ? ['ignore', stdout, 'pipe', 'ipc'] : ['ignore', stdout, 'pipe'],
   })
@@ -44,7 +45,8 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
   let err = ''
   child.stderr!.on('data', (d) => (err += d))
   const out = () => readFileSync(logFile, 'utf8') + err
-  const deadline = Date.now() + 30_000
+  // Generous: a cold start on this shared machine under a load average of 20 took over 30 s.
+  const deadline = Date.now() + 120_000
   while ((out().match(new RegExp(ready, 'g')) ?? []).length < workers) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out()}`)
     await new Promise((r) => setTimeout(r, 20))
@@ -64,9 +66,12 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
   }
 }
 
-/** The service as `npm start` runs it (dist/server/main.js), with a fresh key store. */
-export const startService = (workers: number, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}) =>
-  start('server/main.js', workers, /listening on/, nodeArgs, ipc, env)
+/**
+ * The service as `npm start` runs it (dist/server/main.js), with a fresh key store and the default
+ * settings (request log and metrics on); `dist` is another build's (the baseline's).
+ */
+export const startService = (workers: number, nodeArgs: string[] = [], ipc = false, env: Record<string, string> = {}, dist = DIST) =>
+  start('server/main.js', workers, /listening on/, nodeArgs, ipc, env, dist)
 
 /** The bare Koa echo (bench/echo.ts). */
 export const startEcho = (workers: number) => start('bench/echo.js', workers, /echo listening/)

@@ -16,7 +16,7 @@ import { describe } from './expression.js'
 import type { Catalog } from './load.js'
 import type { Currency } from './money.js'
 import { text } from './notes.js'
-import { earliestCommonDate, reachable } from './reach.js'
+import { earliestCommonDate, fallbackDataDate, reachable } from './reach.js'
 import { round } from './round.js'
 import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from './ruleset.js'
 import type { DatasetStore } from './data/store.js'
@@ -64,7 +64,8 @@ export async function evaluate(
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
     citations: [...collector.citations.keys()],
-    data_as_of: collector.asOf,
+    // Never empty: an answer that read no table is dated by the data its rule set is built on.
+    data_as_of: collector.asOf || dataDateOf(catalog, rs),
     notes: collector.notes,
   }
   if (collector.steps) {
@@ -72,6 +73,14 @@ export async function evaluate(
     out.result.explanation = collector.steps
   }
   return out
+}
+
+const dataDates = new WeakMap<RuleSet, string>()
+/** A rule set's data date when an evaluation read no table (reach.ts `fallbackDataDate`), worked out once. */
+function dataDateOf(catalog: Catalog, rs: RuleSet): string {
+  let date = dataDates.get(rs)
+  if (date === undefined) dataDates.set(rs, (date = fallbackDataDate(rs, catalog.ruleSets, catalog.tables.values())))
+  return date
 }
 
 /** Evaluate one rule set; `request` is the evaluation of the request's own rule set when this one is called by it. */
@@ -127,7 +136,16 @@ function checkScopes(ch: Check, ev: Evaluation): Scope[] {
   // An optional list the caller did not send has no items to check.
   const list = over.run(ev.root) ?? []
   if (!Array.isArray(list)) throw new EvaluationError(`${ev.rs.id}: the check on ${ch.field} takes each item of ${describe(list)}`)
+  const asSlot = as ? scope.slots.get(as) : undefined
+  const indexSlot = scope.slots.get(index)
   return list.map((item, i) => {
+    if (asSlot !== undefined && indexSlot !== undefined) {
+      // The item and its index straight into their slots, as each() binds a list item: no record built.
+      const child = new Scope(ev, scope, undefined, ev.root)
+      child.bind(asSlot, item)
+      child.bind(indexSlot, new Dec(i))
+      return child
+    }
     const bound = as ? { [as]: item } : { ...(item as Record<string, Value>) }
     return new Scope(ev, scope, { ...bound, [index]: new Dec(i) }, ev.root)
   })
@@ -240,6 +258,10 @@ class Scope implements Runtime {
   }
 }
 
+/** A call site's answers, one level per input value in the site's order, the answer under SAME_RESULT. */
+type SameCalls = Map<unknown, unknown>
+const SAME_RESULT = Symbol('result')
+
 class Evaluation {
   root: Scope
   date = ''
@@ -251,6 +273,8 @@ class Evaluation {
   private readonly readOnDate = new Map<TableEntry, Dated<unknown>>()
   /** The evaluation of the request's own rule set: this one, or the caller at the top of the calls. */
   readonly request: Evaluation
+  /** On the request's own evaluation: each call site's answers by the identity of its input values. */
+  readonly sameCalls = new Map<CallNode, Map<string, SameCalls>>()
   constructor(
     readonly catalog: Catalog,
     readonly rs: RuleSet,
@@ -435,6 +459,28 @@ class Evaluation {
     if (!callee) throw new EvaluationError(`${this.rs.id}: no rule set ${target}`)
     const input: Record<string, Value> = {}
     for (const [k, e] of node.input) input[k] = e.run(scope)
+    // The same call site given the very same values again (a spouse's claiming age, read from one
+    // list for every age of the other) is answered without building its text key: values are never
+    // changed once made, so the same objects are the same inputs.
+    let same = this.request.sameCalls.get(node)
+    if (!same) this.request.sameCalls.set(node, (same = new Map()))
+    let level = same.get(target)
+    if (!level) same.set(target, (level = new Map()))
+    for (const k in input) {
+      const v = input[k]!
+      let next = level.get(v) as SameCalls | undefined
+      if (!next) level.set(v, (next = new Map()))
+      level = next
+    }
+    const again = level.get(SAME_RESULT) as Record<string, Value> | undefined
+    if (again) return again
+    const result = this.callByKey(callee, target, input)
+    level.set(SAME_RESULT, result)
+    return result
+  }
+
+  /** A call answered from the request's memo by its inputs' text key, or run. */
+  private callByKey(callee: RuleSet, target: string, input: Record<string, Value>): Record<string, Value> {
     const values = toValues(callee.inputs, input)
     // toValues writes the callee's inputs in the order it declares them: the key needs no sorting.
     let key = target

@@ -10,6 +10,7 @@ import jsep from 'jsep'
 import jsepArrow from '@jsep-plugin/arrow'
 import { Dec, compare, isDec } from './decimal.js'
 import { EvaluationError } from './errors.js'
+import { parseFormula } from './formula-cache.js'
 import { functionNames, libraryFunction } from './functions/index.js'
 import type { CallContext, FunctionSpec, Lambda } from './functions/spec.js'
 import { isDate } from './functions/values.js'
@@ -72,7 +73,8 @@ interface Ctx {
 export function compileExpression(text: string, resolver: NameResolver): CompiledExpression {
   let ast: Node
   try {
-    ast = jsep(text)
+    // The same tree jsep gives, read from the cache of parsed formulas where a process kept it.
+    ast = parseFormula(text)
   } catch (error) {
     const e = error as Error & { index?: number }
     throw new CompileError(`cannot parse formula: ${e.message.replace(/ at character \d+$/, '')}`, e.index ?? 0)

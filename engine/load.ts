@@ -9,7 +9,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mergeOutputs } from './inherit.js'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { RuleLoadError, type Problem } from './errors.js'
 import type { Currency } from './money.js'
@@ -21,6 +20,8 @@ import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { openDatasets } from './data/store.js'
 import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from './tables.js'
 import { compileRequest, type Endpoint } from './request.js'
+import { schemaCompiler } from './validator-cache.js'
+import { saveFormulas } from './formula-cache.js'
 import { reachable } from './reach.js'
 import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
@@ -116,7 +117,8 @@ function validate<T>(source: SourceFile, check: ValidateFunction<T>, problems: P
 
 /** Load, validate and compile every rule and table file; throws RuleLoadError listing every problem. @api public */
 export function loadCatalog(options: LoadOptions): Catalog {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true })
+  // The file kinds' validators come from the on-disk cache of compiled schemas when their schemas are unchanged.
+  const ajv = schemaCompiler({ allErrors: true, strict: false, discriminator: true })
   const validators = {
     // Each file's TypeScript type is derived from its schema (schemas.ts), so what ajv passes is typed.
     tables: ajv.compile<TablesFile>(tablesSchema),
@@ -291,6 +293,8 @@ export function loadCatalog(options: LoadOptions): Catalog {
     if (rs && endpoint.years) coverage(rs, endpoint, ruleSets, tableSources, problems)
   }
 
+  // The formulas this load parsed are kept for the next process (engine/formula-cache.ts).
+  saveFormulas()
   if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
   return { service, ruleSets, tables, endpoints, families }
 }

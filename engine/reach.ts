@@ -63,3 +63,17 @@ export function earliestCommonDate(ruleSets: Iterable<RuleSet>): { date: string;
   }
   return found
 }
+
+/**
+ * The data date of an answer that read no table (an ADA toilet room whose figures come from the
+ * rules alone): the newest as-of date of every table the rule set and those it may call name, or,
+ * for a rule set that names none, of every table loaded. Fixed at load, so no clock is read and the
+ * same request answers the same bytes. @api private
+ */
+export function fallbackDataDate(rs: RuleSet, ruleSets: Map<string, RuleSet>, allTables: Iterable<TableEntry>): string {
+  let newest = ''
+  for (const other of reachable(rs, ruleSets)) for (const entry of other.tables) if (entry.as_of > newest) newest = entry.as_of
+  if (newest) return newest
+  for (const entry of allTables) if (entry.as_of > newest) newest = entry.as_of
+  return newest
+}

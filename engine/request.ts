@@ -6,7 +6,6 @@
  * an `unsupported_parameter`; every other schema failure is a `validation_error` naming the field
  * as the caller wrote it (`beneficiaries[0].relationship`).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { distance } from 'fastest-levenshtein'
 import { combinedCode, InputError, type FieldProblem, type Problem } from './errors.js'
@@ -17,6 +16,7 @@ import type { TableEntry } from './tables.js'
 import type { RuleSet } from './ruleset.js'
 import type { EndpointFile } from './schemas.js'
 import type { SourceFile } from './source.js'
+import { schemaCompiler } from './validator-cache.js'
 
 /**
  * What the engine needs of an endpoint to answer it: the rule set, the request's contract (its
@@ -76,11 +76,9 @@ export interface AlsoTool {
 /** One endpoint manifest, loaded: what the engine answers by and how it is published. */
 export type Endpoint = RequestContract & Publication
 
-import addFormats from 'ajv-formats'
-
 // strictSchema: an unknown keyword (a description cut short by a comma in YAML flow style) is a load error.
-const requestAjv = new Ajv2020({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false })
-addFormats.default(requestAjv, ['date'])
+// Compiled validators are cached on disk by content (engine/validator-cache.ts): a cold start evaluates them.
+const requestAjv = schemaCompiler({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false }, ['date'])
 
 /** Compile one validated manifest, checking its rule set and its schema. @api private */
 /**
@@ -204,23 +202,33 @@ type Schema = Record<string, unknown>
  * normalises (`state: uppercase`) lists its enum in both cases, since "ny" is accepted as "NY".
  */
 function published(schema: Schema, normalize: Record<string, string>, years: RequestContract['years']): Schema {
-  const properties = { ...((schema.properties ?? {}) as Record<string, Schema>) }
+  const properties = bothCases((schema.properties ?? {}) as Record<string, Schema>, normalize)
+  if (years && properties[years.field] && !('enum' in properties[years.field]!)) properties[years.field] = { ...properties[years.field], enum: [...years.supported] }
+  // An enum the rules check themselves (allOf: `profession` in any case) is listed in both cases too.
+  if (!Array.isArray(schema.allOf)) return { ...schema, properties }
+  const allOf = (schema.allOf as Schema[]).map((s) => (s && typeof s === 'object' && s.properties ? { ...s, properties: bothCases(s.properties as Record<string, Schema>, normalize) } : s))
+  return { ...schema, allOf, properties }
+}
+
+/** The properties with the enum of each field normalised to one case listing the other case as well. */
+function bothCases(props: Record<string, Schema>, normalize: Record<string, string>): Record<string, Schema> {
+  const properties = { ...props }
   for (const [field, how] of Object.entries(normalize)) {
     const p = properties[field]
     if (!p || !Array.isArray(p.enum) || (how !== 'uppercase' && how !== 'lowercase')) continue
     const other = p.enum.map((v) => (typeof v === 'string' ? (how === 'uppercase' ? v.toLowerCase() : v.toUpperCase()) : v))
     properties[field] = { ...p, enum: [...new Set([...p.enum, ...other])] }
   }
-  if (years && properties[years.field] && !('enum' in properties[years.field]!)) properties[years.field] = { ...properties[years.field], enum: [...years.supported] }
-  return { ...schema, properties }
+  return properties
 }
 
 /**
  * The schema the request is validated with: the published one less what the service checks itself
  * with a better message. A year outside the supported ones is answered by the year check
  * (`unsupported_parameter`, listing them); the cross-field rules a manifest writes in `allOf`
- * (`if`/`then`: fields that apply to one trust type only) restate the rule set's own checks, which
- * answer with the law's words. A test holds the two to the same requests (test/server/schemas.test.ts).
+ * (`if`/`then`: fields that apply to one trust type only), and any bound or enum the rule set checks
+ * with a better answer than the schema's (an unknown dimension: `unsupported_parameter` with the list
+ * of those loaded), restate the rule set's own checks, which answer with the law's words. A test holds the two to the same requests (test/server/schemas.test.ts).
  */
 function checked(schema: Schema, years: RequestContract['years']): Schema {
   const { allOf: _crossField, ...rest } = schema
@@ -270,14 +278,15 @@ export function suggestion(unknown: string, object: Record<string, unknown> | un
   return near.length > 0 ? `did you mean ${near.slice(0, 2).map((x) => x.n).join(' or ')}?` : undefined
 }
 
-function fieldProblem(e: ErrorObject, request: Record<string, unknown>): FieldProblem & { unknown: boolean } {
+/** `hint`: look for what an unknown field was meant to be (Levenshtein; only for the fields that will be listed). */
+function fieldProblem(e: ErrorObject, request: Record<string, unknown>, hint: boolean): FieldProblem & { unknown: boolean } {
   switch (e.keyword) {
     case 'required':
       return { field: fieldName(e.instancePath, String(e.params.missingProperty)), message: 'is required', unknown: false }
     case 'additionalProperties': {
       const name = String(e.params.additionalProperty)
-      const hint = suggestion(name, schemaAt(request, e.instancePath))
-      return { field: fieldName(e.instancePath, name), message: `is not a field of this request${hint ? `; ${hint}` : ''}`, unknown: true }
+      const meant = hint ? suggestion(name, schemaAt(request, e.instancePath)) : undefined
+      return { field: fieldName(e.instancePath, name), message: `is not a field of this request${meant ? `; ${meant}` : ''}`, unknown: true }
     }
     case 'enum':
       return { field: fieldName(e.instancePath), message: `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, unknown: false }
@@ -288,16 +297,121 @@ function fieldProblem(e: ErrorObject, request: Record<string, unknown>): FieldPr
   }
 }
 
+/**
+ * The most `details` an error carries. A body of thousands of bad items would otherwise get one entry
+ * each (a 512 KiB body got a 21 MB answer); past the cap, the message says how many there were.
+ */
+export const MAX_DETAILS = 20
+
+/**
+ * An error's message and details with at most MAX_DETAILS details; when some were cut, the message
+ * ends with how many problems there were ("… (250000 problems; details lists the first 20)").
+ * README.md, "Errors", states it. @api public
+ */
+export function capDetails(message: string, details: FieldProblem[]): { message: string; details: FieldProblem[] } {
+  if (details.length <= MAX_DETAILS) return { message, details }
+  const note = `(${details.length} problems; details lists the first ${MAX_DETAILS})`
+  return { message: message.endsWith(note) ? message : `${message} ${note}`, details: details.slice(0, MAX_DETAILS) }
+}
+
+const ASCII = /^[\x00-\x7f]*$/
+
+/**
+ * Calls `visit` for each value of `body` that the schema describes, following `properties` and
+ * `items`, with its field name as the caller wrote it. @api private
+ */
+function walk(schema: Schema, value: unknown, field: string, visit: (schema: Schema, value: unknown, field: string) => boolean): void {
+  // `visit` answers whether to look inside the value.
+  if (!visit(schema, value, field)) return
+  if (Array.isArray(value)) {
+    const items = schema.items
+    if (items === null || typeof items !== 'object') return
+    for (let i = 0; i < value.length; i++) walk(items as Schema, value[i], `${field}[${i}]`, visit)
+  } else if (value !== null && typeof value === 'object') {
+    const properties = schema.properties as Record<string, Schema> | undefined
+    if (!properties) return
+    for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+      if (Object.hasOwn(properties, name)) walk(properties[name]!, v, field ? `${field}.${name}` : name, visit)
+    }
+  }
+}
+
+/**
+ * Lists longer than their `maxItems`, and unknown fields when there are more of them than an error
+ * lists, found before anything else is validated: ajv (allErrors) checks every item of a list even
+ * when the list is too long and reports every unknown field, and 250,000 bad items cost seconds and
+ * an answer of megabytes. @api private
+ */
+function crowded(schema: Schema, body: unknown): (FieldProblem & { code: 'validation_error' | 'unsupported_parameter' })[] {
+  const long: (FieldProblem & { code: 'validation_error' })[] = []
+  const unknown: (FieldProblem & { code: 'unsupported_parameter' })[] = []
+  walk(schema, body, '', (s, v, field) => {
+    if (Array.isArray(v)) {
+      if (typeof s.maxItems !== 'number' || v.length <= s.maxItems) return true
+      long.push({ field, message: `must NOT have more than ${s.maxItems} items`, code: 'validation_error' })
+      return false
+    }
+    if (v !== null && typeof v === 'object' && s.additionalProperties === false) {
+      const properties = (s.properties ?? {}) as Record<string, unknown>
+      for (const name of Object.keys(v)) {
+        if (Object.hasOwn(properties, name)) continue
+        const hint = unknown.length < MAX_DETAILS ? suggestion(name, s) : undefined
+        unknown.push({ field: field ? `${field}.${name}` : name, message: `is not a field of this request${hint ? `; ${hint}` : ''}`, code: 'unsupported_parameter' })
+      }
+    }
+    return true
+  })
+  // A few unknown fields are left to the schema, which reports them beside every other fault.
+  return unknown.length > MAX_DETAILS ? [...long, ...unknown] : long
+}
+
+/**
+ * Text longer than its `maxLength` once normalised (Unicode NFKC, as the service compares text): one
+ * character can become 18 (U+FDFA), so a name within the cap as sent was 3,600 characters to the
+ * matcher and held the event loop for seconds. ASCII text is its own normal form. @api private
+ */
+function tooLongNormalised(schema: Schema, body: unknown): FieldProblem[] {
+  const found: FieldProblem[] = []
+  walk(schema, body, '', (s, v, field) => {
+    if (typeof v !== 'string') return true
+    if (typeof s.maxLength === 'number' && !ASCII.test(v)) {
+      const normal = v.normalize('NFKC')
+      // Code points, as maxLength counts them; no more than the UTF-16 units, so counted only when those pass.
+      const length = normal.length <= s.maxLength ? normal.length : codePoints(normal)
+      if (length > s.maxLength) found.push({ field, message: `must NOT have more than ${s.maxLength} characters once normalised (Unicode NFKC: ${length})` })
+    }
+    return false
+  })
+  return found
+}
+
+function codePoints(t: string): number {
+  let n = 0
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i)
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
+    n++
+  }
+  return n
+}
+
 /** Normalise, validate and year-check a request body; returns it or throws InputError. @api public */
 export function checkRequest(endpoint: RequestContract, body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) throw new InputError('validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new InputError('validation_error', 'the body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }])
   }
+  // Before the body is copied: spreading 25,000 unknown fields into a new object alone took 0.4 s.
+  const tooMany = crowded(endpoint.request, body)
+  if (tooMany.length > 0) refuse(tooMany)
   const input = { ...(body as Record<string, unknown>) }
   for (const [field, how] of Object.entries(endpoint.normalize)) {
     const v = input[field]
     if (typeof v !== 'string') continue
+    // Case is changed for ASCII text only: toUpperCase maps dotless ı and long ſ to I and S, so
+    // "ıl" became IL, a value the published enum (both ASCII cases) does not hold.
+    if (how !== 'trim' && !ASCII.test(v)) continue
     input[field] = how === 'uppercase' ? v.toUpperCase() : how === 'lowercase' ? v.toLowerCase() : v.trim()
   }
   // Every fault of the request's shape at once: the schema's, and a year the rules do not cover.
@@ -305,7 +419,9 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
   if (!endpoint.validate(input)) {
     // One detail per field, its faults joined: "state" sent as "New York" is one field at fault.
     const byField = new Map<string, FieldProblem & { unknown: boolean }>()
-    for (const p of (endpoint.validate.errors ?? []).map((e) => fieldProblem(e, endpoint.request))) {
+    for (const e of endpoint.validate.errors ?? []) {
+      // Past the fields that will be listed, a suggestion would cost time and never be read.
+      const p = fieldProblem(e, endpoint.request, byField.size < MAX_DETAILS)
       const known = byField.get(p.field)
       if (!known) byField.set(p.field, p)
       else if (!known.message.split('; ').includes(p.message)) byField.set(p.field, { ...known, message: `${known.message}; ${p.message}`, unknown: known.unknown && p.unknown })
@@ -320,11 +436,17 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
       problems.push({ field, message: `${year} is not supported; supported: ${supported.join(', ')}`, code: 'unsupported_parameter' })
     }
   }
-  if (problems.length > 0) {
-    const details = problems.map(({ field, message }) => ({ field, message }))
-    const first = details[0]!
-    const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}`
-    throw new InputError(combinedCode(problems.map((p) => p.code)), message, details)
-  }
+  if (problems.length === 0) for (const p of tooLongNormalised(endpoint.request, input)) problems.push({ ...p, code: 'validation_error' })
+  if (problems.length > 0) refuse(problems)
   return input
+}
+
+/** Throws the InputError of a request's faults: each field once, at most MAX_DETAILS of them. @api private */
+function refuse(problems: (FieldProblem & { code: 'validation_error' | 'unsupported_parameter' })[]): never {
+  const details = problems.map(({ field, message }) => ({ field: field || 'body', message }))
+  const first = details[0]!
+  const named = details.slice(0, MAX_DETAILS).map((d) => d.field).join(', ')
+  const message = details.length === 1 ? `${first.field} ${first.message}` : `${details.length} fields are invalid: ${named}${details.length > MAX_DETAILS ? ', …' : ''}`
+  const capped = capDetails(message, details)
+  throw new InputError(combinedCode(problems.map((p) => p.code)), capped.message, capped.details)
 }

@@ -174,20 +174,20 @@ function scalarType(v: unknown): ValueType {
 
 /** Check one parsed formula; `spans` locate its nodes in `text`. @api public */
 export function checkTypes(ast: Node, text: string, env: TypeEnv): Checked {
-  const spans = locate(ast, text)
+  // Positions serve only to report a problem, and most formulas have none: found at the first one.
+  let spans: Map<Node, Span> | undefined
   const problems: TypeProblem[] = []
-  const at = (node: Node): number => spans.get(node)?.start ?? 0
+  const at = (node: Node): number => (spans ??= locate(ast, text)).get(node)?.start ?? 0
   const report = (node: Node, message: string): ValueType => {
     problems.push({ message, index: at(node) })
     return ANY
   }
-  const type = infer(ast, env, { report, spans })
+  const type = infer(ast, env, { report })
   return { type, problems }
 }
 
 interface Ctx {
   report(node: Node, message: string): ValueType
-  spans: Map<Node, Span>
 }
 
 /** The chain of names `a.b.c`, or undefined for anything else. */

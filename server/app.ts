@@ -12,8 +12,9 @@
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
-import { answer, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
+import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
 import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from './contract.js'
+import { deeperThan, MAX_DEPTH } from './depth.js'
 import { docsRoutes } from './docs.js'
 import { errors, HttpError, unauthorized } from './errors.js'
 import { parseKey, type KeyStore } from './keys.js'
@@ -29,8 +30,15 @@ export interface AppOptions {
   keys: KeyStore
   /** Worker threads for the endpoints whose manifest says `execution: worker`; without it, they run here. */
   pool?: EvaluationPool
-  /** Failed authentications a client address may make in a minute before it gets 429 (0: no limit). */
+  /** Failed authentications a client address, or a key id, may have in a minute before a failing key gets 429 (0: no limit). */
   authFailuresPerMinute?: number
+  /**
+   * Proxies in front of the service whose X-Forwarded-For is trusted (TRUST_PROXY): the client
+   * address is the one the outermost of them saw. 0 (the default): the socket's peer.
+   */
+  trustProxy?: number
+  /** Whether GET /metrics is served here; false where metrics have their own port (METRICS_PORT). */
+  serveMetrics?: boolean
   /** Largest accepted body, e.g. "64kb". */
   bodyLimit?: string
   /** Where each request's log line goes (none: no request log). */
@@ -41,36 +49,50 @@ export interface AppOptions {
   metricsText?: () => Promise<string>
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, logger, metrics, metricsText }: AppOptions): Koa {
-  const app = new Koa()
+export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText }: AppOptions): Koa {
+  // Behind trusted proxies ctx.ip is read from the last `trustProxy` entries of X-Forwarded-For (the
+  // ones those proxies appended); a client's own entries before them are ignored.
+  const app = new Koa(trustProxy > 0 ? { proxy: true, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: trustProxy } : {})
   app.silent = true
   const router = new Router()
 
   const limit = new FailedAuthLimit(authFailuresPerMinute)
   // The paths that need a key, answered for a surely bad key before the router, the error handler or
-  // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each.
+  // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each. The limiter
+  // is asked only about a key that failed, so a key that verifies is never refused by it.
   const guarded = new Map<string, string>([...catalog.endpoints.flatMap((e) => e.paths.map((p) => [p, e.operation_id] as const)), ['/mcp', 'mcp']])
   const UNAUTHORIZED = JSON.stringify({ error: { code: 'unauthorized', message: unauthorized().message, details: [] } })
-  const refuseBadKeys = async (ctx: Context, next: Next) => {
-    if (ctx.method !== 'POST' || !guarded.has(ctx.path) || limit.retryAfter(ctx.ip) > 0) return next()
-    if (!keys.surelyInvalid(ctx.get('x-api-key') || undefined)) return next()
-    ctx.state.operationId = guarded.get(ctx.path)
-    limit.fail(ctx.ip)
-    ctx.status = 401
-    ctx.type = 'application/json'
-    ctx.body = UNAUTHORIZED
-  }
-  const authenticate = async (ctx: Context, next: Next) => {
-    const wait = limit.retryAfter(ctx.ip)
+  /** A failed key: counted (when well-formed) and answered 401, or 429 once its address or id is over the budget. */
+  const refuse = (ctx: Context, header: string | undefined): HttpError => {
+    const id = parseKey(header)?.id
+    // A missing or malformed key is not a guess at a secret: 401, not counted (auth-limit.ts).
+    if (id === undefined) return unauthorized()
+    const wait = limit.retryAfter(ctx.ip, id)
     if (wait > 0) {
       ctx.set('Retry-After', String(wait))
-      throw new HttpError(429, 'too_many_requests', `too many failed authentications from this address; try again in ${wait} s`)
+      return new HttpError(429, 'too_many_requests', `too many failed authentications from this address or for this key id; try again in ${wait} s`)
     }
-    const header = ctx.get('x-api-key')
-    if (!(await keys.verify(header || undefined))) {
-      limit.fail(ctx.ip)
-      throw unauthorized()
+    limit.fail(ctx.ip, id)
+    return unauthorized()
+  }
+  const refuseBadKeys = async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'POST' || !guarded.has(ctx.path)) return next()
+    const header = ctx.get('x-api-key') || undefined
+    const verdict = keys.quickCheck(header)
+    if (verdict !== 'invalid') {
+      // A key that surely verifies was hashed here once; authenticate need not hash it again.
+      if (verdict === 'valid') ctx.state.keyVerified = true
+      return next()
     }
+    ctx.state.operationId = guarded.get(ctx.path)
+    const refusal = refuse(ctx, header)
+    ctx.status = refusal.status
+    ctx.type = 'application/json'
+    ctx.body = refusal.status === 401 ? UNAUTHORIZED : JSON.stringify({ error: { code: refusal.code, message: refusal.message, details: [] } })
+  }
+  const authenticate = async (ctx: Context, next: Next) => {
+    const header = ctx.get('x-api-key') || undefined
+    if (ctx.state.keyVerified !== true && !(await keys.verify(header))) throw refuse(ctx, header)
     // The key's id, for the request log; the secret is never kept.
     ctx.state.keyId = parseKey(header)?.id
     await next()
@@ -79,7 +101,10 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     const headers = ctx.req.headers
     const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0
     if (!hasBody) throw new HttpError(400, 'validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
-    if (!ctx.is('application/json')) {
+    // The usual header is matched as text; anything else (other case, spacing) goes through type-is.
+    const type = headers['content-type']
+    const plain = type === 'application/json' || (type !== undefined && type.startsWith('application/json;'))
+    if (!plain && !ctx.is('application/json')) {
       throw new HttpError(415, 'unsupported_media_type', 'the request body must be JSON with Content-Type: application/json')
     }
     await next()
@@ -99,33 +124,46 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     }
   }
   const limitOf = (endpoint: Endpoint) => (endpoint.body_limit && bytes(endpoint.body_limit) > bytes(bodyLimit) ? endpoint.body_limit : bodyLimit)
-  // MCP carries every tool's arguments in one body: it takes the largest limit any endpoint has.
+  // MCP carries every tool's arguments in one body: it is parsed with the largest limit any endpoint
+  // has, then each message is held to its tool's own (mcp.ts).
   const mcpLimit = catalog.endpoints.map(limitOf).reduce((a, b) => (bytes(b) > bytes(a) ? b : a), bodyLimit)
   const requireBody = async (ctx: Context, next: Next) => {
     const raw = (ctx.request as { rawBody?: string }).rawBody
     if (raw === undefined || raw.trim() === '') {
       throw new HttpError(400, 'validation_error', 'a JSON object body is required', [{ field: 'body', message: 'is required' }])
     }
+    if (deeperThan((ctx.request as { body?: unknown }).body)) {
+      throw new HttpError(400, 'validation_error', `the request body nests objects and arrays more than ${MAX_DEPTH} levels deep`, [{ field: 'body', message: `nests more than ${MAX_DEPTH} levels deep` }])
+    }
     await next()
   }
   // An endpoint whose manifest says `execution: worker` is answered on the pool's threads, over HTTP
   // and MCP alike; every other in this thread.
-  const respond = (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> =>
-    pool && endpoint.execution === 'worker' ? pool.answer(endpoint.operation_id, body, explain) : answer(catalog, endpoint, body, { explain })
-  const handler = (endpoint: Endpoint) => async (ctx: Context) => {
-    ctx.state.operationId = endpoint.operation_id
-    const asked = ctx.query.explain
-    if (asked !== undefined && asked !== 'true' && asked !== 'false') {
-      throw new HttpError(400, 'validation_error', `explain must be true or false, got ${JSON.stringify(asked)}`, [{ field: 'explain', message: 'must be true or false' }])
+  const respond = async (endpoint: Endpoint, body: unknown, explain = false): Promise<Envelope> => {
+    if (!pool || endpoint.execution !== 'worker') return answer(catalog, endpoint, body, { explain })
+    // The request's shape is checked here first (microseconds; the thread checks it again): a bad
+    // request never waits in the pool's queue, and only a body of the request's shape is copied.
+    checkRequest(endpoint, body)
+    return pool.answer(endpoint.operation_id, body, explain)
+  }
+  const handler = (endpoint: Endpoint) => {
+    // The evaluation-time series of this operation, looked up once (hot-metrics.ts).
+    const evaluation = metrics?.evaluation.labels({ operation: endpoint.operation_id })
+    return async (ctx: Context) => {
+      ctx.state.operationId = endpoint.operation_id
+      const asked = ctx.query.explain
+      if (asked !== undefined && asked !== 'true' && asked !== 'false') {
+        throw new HttpError(400, 'validation_error', `explain must be true or false, got ${JSON.stringify(asked)}`, [{ field: 'explain', message: 'must be true or false' }])
+      }
+      const explain = asked === 'true'
+      const started = process.hrtime.bigint()
+      try {
+        ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
+      } finally {
+        evaluation?.observe(Number(process.hrtime.bigint() - started) / 1e9)
+      }
+      ctx.type = 'application/json'
     }
-    const explain = asked === 'true'
-    const started = process.hrtime.bigint()
-    try {
-      ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
-    } finally {
-      metrics?.evaluation.observe({ operation: endpoint.operation_id }, Number(process.hrtime.bigint() - started) / 1e9)
-    }
-    ctx.type = 'application/json'
   }
 
   // The operation id is known from the route, before the key is checked, so a refused request is
@@ -153,11 +191,11 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   docsRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
-  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => mcp.handleHttp(ctx))
+  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => mcp.handleHttp(ctx, (e) => (e ? limitOf(e) : bodyLimit)))
 
   // Prometheus metrics, for the operator's scraper: served only where the app was given metrics
   // (main.ts gives them unless METRICS=off).
-  if (metrics || metricsText) {
+  if (serveMetrics && (metrics || metricsText)) {
     router.get('/metrics', async (ctx) => {
       ctx.state.operationId = 'metrics'
       ctx.body = metricsText ? await metricsText() : await metrics!.registry.metrics()

@@ -1,45 +1,121 @@
 /**
- * @module The limit on failed authentications per client address: past it, the client is answered
- * 429 with `Retry-After` before any key is checked, so guessing is slow and a flood of bad keys
- * cannot take the time good keys need. A fixed window of a minute per address, kept in this process
- * (each cluster worker keeps its own).
+ * @module The limit on failed authentications: per client address and per key id, a fixed window of
+ * a minute, kept in this process (each cluster worker keeps its own).
+ *
+ * It only ever refuses a request whose key has already failed: the key is checked first (a SHA-256
+ * against the in-memory copy of the store, about a microsecond), a key that verifies is answered
+ * whatever its address or id has done, and a failing one is answered 429 instead of 401 once its
+ * address or its key id is over the budget. So a flood of bad keys from an address, or guesses at
+ * one key id from many addresses, slow the guesser and never the holder of a good key.
+ *
+ * What counts: a well-formed key (`<keyId>.<secret>`) that is wrong, unknown or revoked. A missing
+ * or malformed key is 401 and not counted: it cannot be a guess at a secret, and counting it locked
+ * out every client behind one NAT after 60 careless key-less calls.
+ *
+ * An address is counted by what one client controls: an IPv4 address as it is (an IPv4-mapped IPv6
+ * `::ffff:a.b.c.d` as that IPv4 address), an IPv6 address by its /64, since one host is routinely
+ * given a whole /64 and could otherwise rotate through it.
  */
+import { isIPv4, isIPv6 } from 'node:net'
 
 const WINDOW_MS = 60_000
-/** Addresses remembered at most before the expired ones are dropped. */
-const MAX_ADDRESSES = 10_000
+/** Entries (addresses and key ids together) remembered at most: past it, expired ones go, then the oldest. */
+const MAX_ENTRIES = 20_000
+
+interface Window {
+  since: number
+  count: number
+}
 
 export class FailedAuthLimit {
-  private readonly failures = new Map<string, { since: number; count: number }>()
+  private readonly failures = new Map<string, Window>()
 
   constructor(
-    /** Failed authentications an address may make in a minute; 0 turns the limit off. */
+    /** Failed authentications an address, or a key id, may have in a minute; 0 turns the limit off. */
     readonly perMinute: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds the address must wait before it may try again, or 0 when it may try now. */
-  retryAfter(address: string): number {
+  /**
+   * Seconds a failing request from `address` (for key id `keyId`, when the key was well-formed) must
+   * wait before another failure is answered 401 again, or 0 when neither is over the budget.
+   */
+  retryAfter(address: string, keyId?: string): number {
     if (this.perMinute === 0) return 0
-    const entry = this.failures.get(address)
+    const byAddress = this.wait(`a ${addressKey(address)}`)
+    return keyId === undefined ? byAddress : Math.max(byAddress, this.wait(`k ${keyId}`))
+  }
+
+  /** Count a failed authentication from `address` with a well-formed key of id `keyId`. */
+  fail(address: string, keyId?: string): void {
+    if (this.perMinute === 0) return
+    const now = this.now()
+    this.count(`a ${addressKey(address)}`, now)
+    if (keyId !== undefined) this.count(`k ${keyId}`, now)
+  }
+
+  private wait(key: string): number {
+    const entry = this.failures.get(key)
     if (!entry) return 0
     const elapsed = this.now() - entry.since
     if (elapsed >= WINDOW_MS) {
-      this.failures.delete(address)
+      this.failures.delete(key)
       return 0
     }
     return entry.count >= this.perMinute ? Math.ceil((WINDOW_MS - elapsed) / 1000) : 0
   }
 
-  /** Count a failed authentication from the address. */
-  fail(address: string): void {
-    if (this.perMinute === 0) return
-    const now = this.now()
-    const entry = this.failures.get(address)
-    if (entry && now - entry.since < WINDOW_MS) entry.count++
-    else this.failures.set(address, { since: now, count: 1 })
-    if (this.failures.size > MAX_ADDRESSES) {
-      for (const [a, e] of this.failures) if (now - e.since >= WINDOW_MS) this.failures.delete(a)
+  private count(key: string, now: number): void {
+    const entry = this.failures.get(key)
+    if (entry && now - entry.since < WINDOW_MS) {
+      entry.count++
+      return
+    }
+    // A new window goes to the end, so the map stays in the order the windows opened.
+    this.failures.delete(key)
+    this.failures.set(key, { since: now, count: 1 })
+    if (this.failures.size > MAX_ENTRIES) this.trim(now)
+  }
+
+  /**
+   * Drop the expired windows (they are at the front), then, under a flood of fresh addresses or ids,
+   * the oldest, down to nine tenths of the cap: the map never grows past the cap, and trimming is
+   * rare enough to cost nothing per request.
+   */
+  private trim(now: number): void {
+    for (const [key, entry] of this.failures) {
+      if (now - entry.since < WINDOW_MS && this.failures.size <= MAX_ENTRIES * 0.9) break
+      this.failures.delete(key)
     }
   }
+}
+
+/**
+ * The key an address is counted under: IPv4 as it is (also when written as IPv4-mapped IPv6), IPv6
+ * by its first 64 bits, anything else (a proxy's odd header value) as given, cut to 64 characters.
+ * @api private
+ */
+export function addressKey(address: string): string {
+  const bare = address.replace(/%.*$/, '')
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
+  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!
+  if (isIPv4(bare)) return bare
+  if (!isIPv6(bare)) return address.slice(0, 64)
+  return `${expandIPv6(bare).slice(0, 4).join(':')}::/64`
+}
+
+/** The eight 16-bit groups of an IPv6 address, as lower-case hex without leading zeros. */
+function expandIPv6(address: string): string[] {
+  let text = address.toLowerCase()
+  // A trailing dotted IPv4 part (`::1.2.3.4`) is two groups.
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number]
+    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const [head = '', tail] = text.split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+  return groups.map((g) => parseInt(g, 16).toString(16))
 }

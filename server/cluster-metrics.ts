@@ -4,7 +4,7 @@
  * registry with prom-client's AggregatorRegistry (counters and histograms summed) and answers.
  */
 import cluster from 'node:cluster'
-import { AggregatorRegistry } from 'prom-client'
+import { AggregatorRegistry, type PrometheusContentType } from 'prom-client'
 
 interface MetricsMessage {
   type: 'service:metrics'
@@ -17,12 +17,20 @@ function isMetricsMessage(m: unknown): m is MetricsMessage {
   return typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'service:metrics'
 }
 
-/** In the primary: answer the workers' requests for the cluster's metrics. */
+let aggregator: AggregatorRegistry<PrometheusContentType> | undefined
+
+/** In the primary: every worker's metrics, summed (what a scrape of the metrics port gets). */
+export function clusterMetricsText(): Promise<string> {
+  aggregator ??= new AggregatorRegistry()
+  return aggregator.clusterMetrics()
+}
+
+/** In the primary: answer the workers' requests for the cluster's metrics (GET /metrics on the service port). */
 export function answerMetricsRequests(): void {
-  const aggregator = new AggregatorRegistry()
+  aggregator ??= new AggregatorRegistry()
   cluster.on('message', (worker, message: unknown) => {
     if (!isMetricsMessage(message) || message.text !== undefined || message.error !== undefined) return
-    aggregator.clusterMetrics().then(
+    clusterMetricsText().then(
       (text) => worker.send({ type: 'service:metrics', id: message.id, text } satisfies MetricsMessage),
       (error: Error) => worker.send({ type: 'service:metrics', id: message.id, error: error.message } satisfies MetricsMessage),
     )

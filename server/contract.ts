@@ -24,6 +24,7 @@ const ERROR_CODES: ErrorCode[] = [
   'method_not_allowed',
   'payload_too_large',
   'unsupported_media_type',
+  'service_unavailable',
   'internal_error',
 ]
 

@@ -10,11 +10,13 @@ import type Router from '@koa/router'
 const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 
 /** The package files the page loads, and their media types; nothing else of the package is served. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-}
+// A Map, not a plain object: a lookup of `__proto__` or `toString` on an object literal finds
+// Object.prototype's members, and /docs/__proto__ was a 500.
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+])
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -55,7 +57,7 @@ export function docsRoutes(router: Router): void {
   })
   router.get('/docs/:asset', (ctx, next) => {
     const name = String(ctx.params.asset)
-    const type = ASSETS[name]
+    const type = ASSETS.get(name)
     if (!type) return next()
     let body = cache.get(name)
     if (!body) cache.set(name, (body = readFileSync(join(distDir, name))))

@@ -4,10 +4,11 @@
  * process: a 500 says only "internal error", and the stack goes to the log.
  */
 import { distance } from 'fastest-levenshtein'
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Context, Next } from 'koa'
 import { DeadlineError, InputError, type FieldProblem } from '../engine/index.js'
+import { capDetails } from '../engine/request.js'
 
 export type ErrorCode =
   | 'validation_error'
@@ -21,13 +22,14 @@ export type ErrorCode =
   | 'request_header_fields_too_large'
   | 'too_many_requests'
   | 'unsupported_media_type'
+  | 'service_unavailable'
   | 'internal_error'
 
 /** An error meant for the caller: its status, code and message are exposed as they are. */
 export class HttpError extends Error {
   override name = 'HttpError'
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 429 | 503,
     readonly code: ErrorCode,
     message: string,
     readonly details: FieldProblem[] = [],
@@ -36,12 +38,28 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The service cannot take the request now (the evaluation pool's queue is full): a 503 with
+ * `Retry-After`, for the caller to send it again later. Nothing is wrong with the request.
+ */
+export class ServiceUnavailable extends HttpError {
+  override name = 'ServiceUnavailable'
+  constructor(
+    message: string,
+    /** Seconds the caller should wait before sending the request again. */
+    readonly retryAfter: number,
+  ) {
+    super(503, 'service_unavailable', message)
+  }
+}
+
 export function unauthorized(): HttpError {
   return new HttpError(401, 'unauthorized', 'a valid API key is required in the x-api-key header (<keyId>.<secret>)')
 }
 
+/** The JSON error body, its details capped (engine/request.ts MAX_DETAILS). */
 function body(code: ErrorCode, message: string, details: FieldProblem[] = []) {
-  return { error: { code, message, details } }
+  return { error: { code, ...capDetails(message, details) } }
 }
 
 /** Errors thrown by koa-bodyparser (raw-body): a status and a type. */
@@ -81,17 +99,28 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
       ctx.body = body(error.code, error.message)
     } else if (error instanceof HttpError) {
       ctx.status = error.status
+      if (error instanceof ServiceUnavailable) ctx.set('Retry-After', String(error.retryAfter))
       ctx.body = body(error.code, error.message, error.details)
     } else if (e.status === 413 || e.type === 'entity.too.large') {
       ctx.status = 413
       const limit = typeof ctx.state.bodyLimit === 'string' ? ctx.state.bodyLimit : 'the limit'
       ctx.body = body('payload_too_large', `the request body is larger than the service accepts (${limit})`, [{ field: 'body', message: `larger than ${limit}` }])
+    } else if ((e.status === 400 || e.type === 'entity.parse.failed') && /forbidden prototype property/.test(e.message)) {
+      // bourne's refusal of a `__proto__` key: the JSON is valid, the key is what is refused.
+      ctx.status = 400
+      ctx.body = body('validation_error', 'the request body has a "__proto__" key, which is not allowed', [{ field: '__proto__', message: 'is not an allowed key' }])
     } else if (e.status === 400 || e.type === 'entity.parse.failed') {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])
     } else if (typeof e.code === 'string' && /^(Z_|ERR__ERROR_)/.test(e.code)) {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body does not match its Content-Encoding: it could not be decompressed', [{ field: 'body', message: 'could not be decompressed' }])
+    } else if (e.status === 415 && /^Unsupported Content-Encoding/.test(e.message)) {
+      // inflation's refusal of an encoding it does not know (zstd, "gzip, gzip"): the body's
+      // encoding is at fault, not its type.
+      ctx.status = 415
+      const encoding = ctx.get('Content-Encoding')
+      ctx.body = body('unsupported_media_type', `unsupported Content-Encoding ${JSON.stringify(encoding)}: send the body uncompressed, or with gzip, deflate or br`, [{ field: 'content-encoding', message: 'must be gzip, deflate, br or identity' }])
     } else if (e.status === 415) {
       ctx.status = 415
       ctx.body = body('unsupported_media_type', 'the request body must be application/json')
@@ -104,9 +133,14 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
   }
 }
 
+/** Paths longer than this get no "did you mean" (the longest served path is about 50 characters). */
+const MAX_SUGGESTED_PATH = 100
+
 /** The served paths nearest to one that is not served (a slip of a word or two), at most two. */
 export function nearestPaths(path: string, paths: string[] | undefined): string[] {
-  if (!paths) return []
+  // Levenshtein is quadratic: a 16 KB path cost 15 ms of event loop with no key. No served path is
+  // near so long a one anyway.
+  if (!paths || path.length > MAX_SUGGESTED_PATH) return []
   return paths
     .map((p) => ({ p, d: distance(path, p) }))
     .filter((x) => x.d <= Math.max(3, Math.floor(path.length / 4)))
@@ -116,9 +150,10 @@ export function nearestPaths(path: string, paths: string[] | undefined): string[
 }
 
 /**
- * Requests Node's HTTP parser refuses before Koa sees them: a header block over its limit (16 KiB)
- * gets a 431 with the JSON error body, like every other error; anything else it cannot parse is a
- * 400 with the body too. Installed on the server wherever it listens (main.ts, the tests).
+ * Requests Node refuses before Koa sees them: a header block over its limit (16 KiB) gets a 431 with
+ * the JSON error body, like every other error; anything else it cannot parse is a 400 with the body
+ * too, as are a missing Host and an unmet Expect. Installed on the server wherever it listens
+ * (main.ts, the tests), after the app's request listener.
  */
 export function answerMalformedRequests(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -130,5 +165,28 @@ export function answerMalformedRequests(server: Server): void {
     const text = JSON.stringify(payload)
     const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'
     socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`)
+  })
+  // Node answers these two itself with an empty body: an HTTP/1.1 request without Host (a 400,
+  // RFC 9112 § 3.2) and an Expect other than 100-continue (a 417). Both get the JSON body here.
+  const answer = (res: ServerResponse, status: number, payload: ReturnType<typeof body>) => {
+    const text = JSON.stringify(payload)
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' })
+    res.end(text)
+  }
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    answer(res, 417, body('validation_error', 'the Expect header is not one the service meets (only 100-continue is)', [{ field: 'expect', message: 'must be 100-continue or absent' }]))
+  })
+  // Node reads this option on each request (lib/_http_server.js), so it can be turned off here; the
+  // listener below answers what Node would have. @types/node does not declare it.
+  const options = server as Server & { requireHostHeader: boolean }
+  options.requireHostHeader = false
+  const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[]
+  server.removeAllListeners('request')
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      answer(res, 400, body('validation_error', 'an HTTP/1.1 request must have a Host header', [{ field: 'host', message: 'is required' }]))
+      return
+    }
+    for (const listener of listeners) listener.call(server, req, res)
   })
 }

@@ -62,16 +62,26 @@ export interface KeyStore {
    * that does not match. What it cannot decide without waiting is left to `verify` (false).
    */
   surelyInvalid(header: string | undefined): boolean
+  /**
+   * The same decision, with a key that surely verifies said so (`valid`), so the request path hashes
+   * a secret once, not once here and again in `verify`; `undecided` is left to `verify`.
+   */
+  quickCheck(header: string | undefined): KeyVerdict
   /** Whether `header` is a live key. */
   verify(header: string | undefined): Promise<boolean>
   /** Let go of connections and timers (the keys tool exits after this). */
   close(): Promise<void>
 }
 
+/** What `quickCheck` can tell at once of a key header. */
+export type KeyVerdict = 'valid' | 'invalid' | 'undecided'
+
 const SCRYPT = { N: 16384, r: 8, p: 1 } as const
 const HASH_BYTES = 32
 const KEY_ID = /^[A-Za-z0-9_-]{4,64}$/
 const SECRET = /^[A-Za-z0-9_-]{16,256}$/
+/** What the secret of an unknown or revoked id is compared with: it costs the comparison a real one does. */
+const DUMMY_DIGEST = Buffer.alloc(HASH_BYTES)
 
 /** Split `<keyId>.<secret>`; undefined when malformed. @api private */
 export function parseKey(header: string | undefined): { id: string; secret: string } | undefined {
@@ -106,6 +116,8 @@ export function summary({ salt: _s, hash: _h, algorithm: _a, ...rest }: KeyRecor
  */
 export abstract class SnapshotKeyStore implements KeyStore {
   private byId = new Map<string, KeyRecord>()
+  /** The SHA-256 digests of the copy's sha256 records, decoded once: every check compares a ready buffer. */
+  private digests = new Map<string, Buffer>()
   /** Old (scrypt) keys verified in this process: id → the scrypt hash checked and the SHA-256 of the secret. */
   private verified = new Map<string, { hash: string; digest: Buffer }>()
   hashes = 0
@@ -136,6 +148,7 @@ export abstract class SnapshotKeyStore implements KeyStore {
   /** Replace the copy; an old key stays remembered as verified only while its record is unchanged. */
   protected replace(records: KeyRecord[]): void {
     this.byId = new Map(records.map((r) => [r.id, r]))
+    this.digests = new Map(records.filter((r) => r.algorithm === 'sha256').map((r) => [r.id, Buffer.from(r.hash, 'base64')]))
     for (const [id, { hash }] of this.verified) if (this.byId.get(id)?.hash !== hash) this.verified.delete(id)
   }
 
@@ -151,18 +164,25 @@ export abstract class SnapshotKeyStore implements KeyStore {
    * `verify` decides them.
    */
   surelyInvalid(header: string | undefined): boolean {
+    return this.quickCheck(header) === 'invalid'
+  }
+
+  quickCheck(header: string | undefined): KeyVerdict {
     const parsed = parseKey(header)
-    if (!parsed) return true
+    if (!parsed) return 'invalid'
     this.refresh()
-    const record = this.byId.get(parsed.id)
-    if (!record) return this.pending() === undefined
-    if (record.revoked_at) return true
-    const remembered = this.remembered(record)
-    if (record.algorithm !== 'sha256' && !remembered) return false
+    // Hash and compare whatever the id: an unknown or revoked id costs what a known one does, so
+    // the time of a 401 does not tell which ids exist.
     this.hashes++
     const digest = sha256(parsed.secret)
-    const expected = record.algorithm === 'sha256' ? Buffer.from(record.hash, 'base64') : remembered!
-    return !timingSafeEqual(digest, expected)
+    const record = this.byId.get(parsed.id)
+    const remembered = record && this.remembered(record)
+    const expected = this.digests.get(parsed.id) ?? remembered ?? DUMMY_DIGEST
+    const matches = timingSafeEqual(digest, expected)
+    if (!record) return this.pending() === undefined ? 'invalid' : 'undecided'
+    if (record.revoked_at) return 'invalid'
+    if (record.algorithm !== 'sha256' && !remembered) return 'undecided'
+    return matches ? 'valid' : 'invalid'
   }
 
   /**
@@ -179,10 +199,10 @@ export abstract class SnapshotKeyStore implements KeyStore {
     const record = this.byId.get(parsed.id)
     if (!record || record.revoked_at) {
       // Compare anyway, so an unknown id takes the time a known one does.
-      timingSafeEqual(digest, Buffer.alloc(HASH_BYTES))
+      timingSafeEqual(digest, DUMMY_DIGEST)
       return false
     }
-    if (record.algorithm === 'sha256') return timingSafeEqual(digest, Buffer.from(record.hash, 'base64'))
+    if (record.algorithm === 'sha256') return timingSafeEqual(digest, this.digests.get(record.id) ?? DUMMY_DIGEST)
     // A key issued before: scrypt once per process, then its SHA-256 is remembered.
     const remembered = this.remembered(record)
     if (remembered) return timingSafeEqual(remembered, digest)

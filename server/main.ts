@@ -9,7 +9,10 @@
  * keys.json), DATABASE_URL (keeps the keys in PostgreSQL instead, shared by every machine), RULES_DIR
  * and TABLES_DIR (./rules, ./tables), EVALUATION_THREADS (1: threads per process for the endpoints
  * that run off the event loop), WORK_LIMIT_STEPS and WORK_LIMIT_MS (rules/service.yaml), LOG_LEVEL
- * (info; silent for none: one JSON line per request on stdout), METRICS (on; off closes GET /metrics).
+ * (info; silent for none: one JSON line per request on stdout), METRICS (on; off closes GET /metrics),
+ * METRICS_PORT (unset: GET /metrics on PORT; set: only on this port, by a small server of its own),
+ * TRUST_PROXY (0: the client address is the socket's; n: take it from X-Forwarded-For as the last
+ * of n trusted proxies saw it), AUTH_FAILURES_PER_MINUTE (60).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
@@ -21,9 +24,12 @@ import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
 import { openKeyStore, type KeyStore } from './keys.js'
 import { pino } from 'pino'
+import { LogDestination } from './log-destination.js'
 import { register as processRegistry } from 'prom-client'
 import { ServiceMetrics } from './observe.js'
-import { askPrimaryForMetrics, answerMetricsRequests, offerWorkerMetrics } from './cluster-metrics.js'
+import { askPrimaryForMetrics, answerMetricsRequests, clusterMetricsText, offerWorkerMetrics } from './cluster-metrics.js'
+import { serveMetricsPort } from './metrics-port.js'
+import type { Server } from 'node:http'
 
 const port = Number(process.env.PORT ?? 8080)
 const host = process.env.HOST ?? '127.0.0.1'
@@ -53,6 +59,44 @@ const authFailuresPerMinute = Number(process.env.AUTH_FAILURES_PER_MINUTE ?? 60)
 if (!Number.isInteger(authFailuresPerMinute) || authFailuresPerMinute < 0) {
   console.error(`AUTH_FAILURES_PER_MINUTE must be a whole number of at least 0, got ${process.env.AUTH_FAILURES_PER_MINUTE}`)
   process.exit(1)
+}
+
+/** METRICS_PORT: GET /metrics only on this port (a second container port, not the one an ingress exposes). */
+const metricsPort = process.env.METRICS_PORT?.trim() ? Number(process.env.METRICS_PORT) : undefined
+if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535 || metricsPort === port)) {
+  console.error(`METRICS_PORT must be a port number (1 to 65535) other than PORT, got ${process.env.METRICS_PORT}`)
+  process.exit(1)
+}
+if (metricsPort !== undefined && metricsSetting === 'off') {
+  console.error('METRICS_PORT is set but METRICS=off: choose one')
+  process.exit(1)
+}
+
+/** TRUST_PROXY: how many proxies in front of the service append to X-Forwarded-For (0 or off: none, use the socket's address). */
+const trustProxySetting = process.env.TRUST_PROXY?.trim() || '0'
+const trustProxy = trustProxySetting === 'off' ? 0 : Number(trustProxySetting)
+if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) {
+  console.error(`TRUST_PROXY must be the number of trusted proxies in front of the service (0 to 10; 0 or off for none), got ${process.env.TRUST_PROXY}`)
+  process.exit(1)
+}
+
+/** The metrics port, or one line and an exit when it cannot be listened on. */
+function listenForMetrics(text: () => Promise<string>, said: string): void {
+  serveMetricsPort(metricsPort!, host, text)
+    .on('listening', () => console.log(said))
+    .on('error', (error: NodeJS.ErrnoException) => {
+      console.error(`cannot serve metrics on ${host}:${metricsPort}: ${error.code ?? error.message}; choose another METRICS_PORT`)
+      process.exit(1)
+    })
+}
+
+/**
+ * The server's bounds on a slow client: a request must arrive whole within 30 s (Node's default is
+ * 300 s, and a trickled body held its socket that long) and its headers within 20 s.
+ */
+function boundSlowClients(server: Server): void {
+  server.requestTimeout = 30_000
+  server.headersTimeout = 20_000
 }
 
 /** Threads per process for the heavy endpoints: EVALUATION_THREADS, else one; 0 answers them in-process. */
@@ -89,14 +133,19 @@ async function serve(label: string): Promise<void> {
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
     ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
     : undefined
-  // One JSON line per request on stdout, written asynchronously (flushed at exit).
-  const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false, minLength: 4096 }))
+  // One JSON line per request on stdout, written asynchronously in large chunks (log-destination.ts).
+  const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, new LogDestination(1))
   // In a cluster every worker counts in the process registry and GET /metrics, whichever worker
   // answers it, serves the sum over the workers that the primary collects.
   const metrics = metricsSetting === 'off' ? undefined : cluster.isWorker ? new ServiceMetrics(processRegistry) : new ServiceMetrics()
   const metricsText = metrics && cluster.isWorker ? askPrimaryForMetrics : undefined
   if (metricsText) offerWorkerMetrics()
-  const server = createApp({ catalog, keys, pool, authFailuresPerMinute, logger, metrics, metricsText }).listen(port, host, () => {
+  // With METRICS_PORT, this process serves it when it is alone; in a cluster the primary does.
+  if (metrics && metricsPort !== undefined && !cluster.isWorker) {
+    const registry = metrics.registry
+    listenForMetrics(() => registry.metrics(), `${label}metrics on http://${host}:${metricsPort}/metrics`)
+  }
+  const server = createApp({ catalog, keys, pool, authFailuresPerMinute, trustProxy, serveMetrics: metricsPort === undefined, logger, metrics, metricsText }).listen(port, host, () => {
     console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
   })
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -106,12 +155,10 @@ async function serve(label: string): Promise<void> {
     process.exit(PORT_UNAVAILABLE)
   })
   answerMalformedRequests(server)
+  boundSlowClients(server)
   const shutdown = (signal: string) => {
     console.log(`${label}${signal}: closing, finishing requests in flight`)
-    server.close(() => {
-      logger.flush()
-      process.exit(0)
-    })
+    server.close(() => logger.flush(() => process.exit(0)))
     server.closeIdleConnections()
     setTimeout(() => process.exit(0), 10_000).unref()
   }
@@ -144,6 +191,9 @@ async function primary(): Promise<void> {
     probe.listen(port, host, () => probe.close(() => resolve()))
   })
   if (metricsSetting === 'on') answerMetricsRequests()
+  if (metricsSetting === 'on' && metricsPort !== undefined) {
+    listenForMetrics(clusterMetricsText, `metrics of ${workers} workers on http://${host}:${metricsPort}/metrics`)
+  }
   let stopping = false
   let restarts = 0
   const fork = () => cluster.fork()

@@ -12,7 +12,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'koa'
 import { answer, DeadlineError, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
-import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
+import { capDetails } from '../engine/request.js'
+import { agentDescription, bodyLimitBytes, bodyLimitText, envelopeSchema, serviceVersion } from './contract.js'
+import { HttpError } from './errors.js'
 
 const INSTRUCTIONS =
   'Exact, cited US estate, gift and inheritance tax answers computed from versioned statutes. ' +
@@ -45,6 +47,12 @@ function alsoToolOf(endpoint: Endpoint, tool: AlsoTool): Tool {
 }
 
 const errorResult = (body: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] })
+
+/** A JSON-RPC error answered over HTTP before the MCP transport sees the message. */
+const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } })
+
+/** The body limit a message on POST /mcp is held to: a tool's endpoint's for tools/call, the service's for the rest. */
+export type McpBodyLimit = (endpoint: Endpoint | undefined) => string
 
 /** The tools of one catalog, built once; `server()` makes an MCP server that serves them. */
 export class McpTools {
@@ -84,8 +92,9 @@ export class McpTools {
       const envelope = await this.respond(endpoint, args ?? {})
       return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: { ...envelope } }
     } catch (error) {
-      if (error instanceof InputError) return errorResult({ error: { code: error.code, message: error.message, details: error.details } })
+      if (error instanceof InputError) return errorResult({ error: { code: error.code, ...capDetails(error.message, error.details) } })
       if (error instanceof DeadlineError) return errorResult({ error: { code: error.code, message: error.message, details: [] } })
+      if (error instanceof HttpError) return errorResult({ error: { code: error.code, message: error.message, details: [] } })
       console.error(`internal error in MCP tool ${name}:`, error)
       return errorResult({ error: { code: 'internal_error', message: 'internal error', details: [] } })
     }
@@ -98,8 +107,23 @@ export class McpTools {
     return server
   }
 
-  /** Koa handler for POST /mcp: one stateless Streamable HTTP exchange, answered as plain JSON. */
-  async handleHttp(ctx: Context): Promise<void> {
+  /**
+   * Koa handler for POST /mcp: one stateless Streamable HTTP exchange, answered as plain JSON.
+   *
+   * The body was parsed with the largest limit of any tool; a message is then held to its own:
+   * a tools/call whose arguments pass its endpoint's body limit gets the 413 that endpoint's route
+   * gives, and any other message the service's default limit. A JSON-RPC batch is refused (MCP
+   * 2025-06-18 removed them): one HTTP request of 100 messages got a 51.6 MB answer, past every limit.
+   */
+  async handleHttp(ctx: Context, limitOf: McpBodyLimit): Promise<void> {
+    const message = (ctx.request as { body?: unknown }).body
+    if (Array.isArray(message)) {
+      ctx.status = 400
+      ctx.type = 'application/json'
+      ctx.body = rpcError(-32600, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per HTTP request')
+      return
+    }
+    this.holdToLimit(ctx, message, limitOf)
     const server = this.server()
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     ctx.respond = false
@@ -109,5 +133,23 @@ export class McpTools {
     })
     await server.connect(transport)
     await transport.handleRequest(ctx.req, ctx.res, (ctx.request as { body?: unknown }).body)
+  }
+
+  /** Throws the route's 413 when a message is larger than the limit of what it asks. @api private */
+  private holdToLimit(ctx: Context, message: unknown, limitOf: McpBodyLimit): void {
+    const raw = (ctx.request as { rawBody?: string }).rawBody ?? ''
+    const m = (message ?? {}) as { method?: unknown; params?: { name?: unknown; arguments?: unknown } }
+    const call = m.method === 'tools/call' && typeof m.params?.name === 'string' ? m.params : undefined
+    const endpoint = call ? this.byName.get(call.name as string) : undefined
+    const limit = limitOf(endpoint)
+    const bytes = bodyLimitBytes(limit)
+    // The whole message within the limit: its arguments are too. Otherwise measure the arguments
+    // alone, as the route measures its body.
+    if (Buffer.byteLength(raw) <= bytes) return
+    const size = call ? Buffer.byteLength(JSON.stringify(call.arguments ?? {})) : Infinity
+    if (size <= bytes) return
+    const text = bodyLimitText(limit)
+    const what = endpoint ? `the arguments of ${String(call!.name)} are larger than its endpoint accepts (${text})` : `the request body is larger than the service accepts (${text})`
+    throw new HttpError(413, 'payload_too_large', what, [{ field: endpoint ? 'params.arguments' : 'body', message: `larger than ${text}` }])
   }
 }

@@ -16,6 +16,12 @@ const errorResponse = (description: string, code: string, message: string, detai
   content: { 'application/json': { schema: ref('Error'), example: { error: { code, message, details } } } },
 })
 
+/** A refusal that passes: the error response with the seconds to wait in `Retry-After`. */
+const retryResponse = (description: string, code: string, message: string) => ({
+  ...errorResponse(description, code, message),
+  headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+})
+
 /** The suite's name groups operations on the docs page, as callers know them (SPEC.md's four suites). */
 const tagOf = (catalog: Catalog, endpoint: Endpoint) => catalog.service.suites[endpoint.suite]?.name ?? endpoint.suite
 
@@ -59,6 +65,8 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
       '401': { $ref: '#/components/responses/Unauthorized' },
       '413': { $ref: '#/components/responses/PayloadTooLarge' },
       '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+      '429': { $ref: '#/components/responses/TooManyRequests' },
+      '503': { $ref: '#/components/responses/ServiceUnavailable' },
     },
   }
 }
@@ -125,7 +133,8 @@ export function openApiDocument(catalog: Catalog): Schema {
       description:
         `Formula version ${catalog.service.formula_version}; data as of ${catalogDataAsOf(catalog)}; every feature is at tier ${catalog.service.tier}.\n\n` +
         'Every calculation is a POST with a JSON body and the header `x-api-key: <keyId>.<secret>`. ' +
-        'Success is 200 with the envelope; bad input is 400 naming the field, an unsupported year or jurisdiction is 400 listing what is supported, a missing or wrong key is 401. ' +
+        'Success is 200 with the envelope; bad input is 400 naming the field, an unsupported year or jurisdiction is 400 listing what is supported, a missing or wrong key is 401 ' +
+        '(429 with Retry-After once a failing key\'s address or key id has failed too often; a good key is never refused), a busy service is 503 with Retry-After. ' +
         'The same operations are MCP tools (Streamable HTTP at /mcp, same key), named by `x-tool-name`.',
     },
     servers: [{ url: '/' }],
@@ -158,6 +167,19 @@ export function openApiDocument(catalog: Catalog): Schema {
         Unauthorized: errorResponse('unauthorized: the x-api-key header is missing, malformed, unknown, revoked or wrong (one answer for all).', 'unauthorized', 'a valid API key is required in the x-api-key header (<keyId>.<secret>)'),
         PayloadTooLarge: errorResponse('payload_too_large: the body is over 64 KiB.', 'payload_too_large', 'the request body is larger than the service accepts (64 KiB)', [{ field: 'body', message: 'larger than 64 KiB' }]),
         UnsupportedMediaType: errorResponse('unsupported_media_type: the body must be application/json.', 'unsupported_media_type', 'the request body must be application/json'),
+        TooManyRequests: retryResponse(
+          'too_many_requests: the key failed, and its client address or its key id has failed too often this minute (the limit per minute is the operator\'s, AUTH_FAILURES_PER_MINUTE). A key that verifies is never refused this way. Retry-After says when a failing key is answered 401 again.',
+          'too_many_requests',
+          'too many failed authentications from this address or for this key id; try again in 42 s',
+        ),
+        ServiceUnavailable: retryResponse(
+          'service_unavailable: the service is too busy to take the request now (the evaluation queue is full, or the request ran past the far time backstop); the same request may succeed after Retry-After seconds.',
+          'service_unavailable',
+          'the service is busy; try again shortly',
+        ),
+      },
+      headers: {
+        RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
       },
     },
   }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import { DeadlineError, EvaluationError, InputError, WorkLimitError, type Envelope, type FieldProblem } from '../engine/index.js'
 import type { InputErrorCode } from '../engine/errors.js'
+import { ServiceUnavailable } from './errors.js'
 
 export interface PoolSettings {
   rulesDir: string
@@ -33,23 +34,42 @@ export type PoolReply =
         | { kind: 'deadline'; milliseconds: number }
     }
 
+/** Requests that may wait for a thread, per thread, before more are refused with 503 (a setting, not a figure of law). */
+export const QUEUE_PER_THREAD = 16
+/** What a 503 of a full queue tells the caller to wait, in seconds: about one heavy request's time. */
+const RETRY_AFTER_SECONDS = 5
+const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy'])
+
 export class EvaluationPool {
   private readonly piscina: Piscina<PoolRequest, PoolReply>
 
-  constructor(settings: PoolSettings, threads: number) {
+  /**
+   * `maxQueue`: requests that may wait for a free thread; one more is refused with 503 and
+   * `Retry-After`. Unbounded, a slow request held every later one for minutes (a QTIP request
+   * waited over 120 s behind one terms-of-service text), and each waiting body held memory.
+   */
+  constructor(settings: PoolSettings, threads: number, maxQueue: number = QUEUE_PER_THREAD * Math.max(1, threads)) {
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL('./evaluation-worker.js', import.meta.url)),
       workerData: settings,
       minThreads: threads,
       maxThreads: threads,
-      // A request waits for a free thread rather than being refused (piscina's default queue has no
-      // bound): the work limit bounds each request, and the server's connections bound how many wait.
+      maxQueue,
     })
   }
 
-  /** The envelope for one request, answered on a thread; throws the error the main thread would. */
+  /** The envelope for one request, answered on a thread; throws the error the main thread would, or ServiceUnavailable when the queue is full. */
   async answer(operationId: string, body: unknown, explain: boolean): Promise<Envelope> {
-    const reply = await this.piscina.run({ operation_id: operationId, body, explain })
+    let reply: PoolReply
+    try {
+      reply = await this.piscina.run({ operation_id: operationId, body, explain })
+    } catch (error) {
+      // piscina's refusals when the queue is at its bound (errors.js: TaskQueueAtLimit, and NoTaskQueueAvailable for maxQueue 0).
+      if (error instanceof Error && QUEUE_FULL.has(error.message)) {
+        throw new ServiceUnavailable(`the service is busy: ${this.piscina.options.maxQueue} requests are already waiting for an evaluation thread; try again in ${RETRY_AFTER_SECONDS} s`, RETRY_AFTER_SECONDS)
+      }
+      throw error
+    }
     if ('envelope' in reply) return reply.envelope
     const e = reply.error
     if (e.kind === 'evaluation') throw new EvaluationError(e.message)

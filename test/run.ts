@@ -1,24 +1,37 @@
 /**
- * @module The test runner: every `*.test.js` under dist/test, in parallel processes (one per core),
- * the slow end-to-end files (a browser, a cluster, the replay tool on a git checkout, MCP over both
- * transports) in a group of their own; then one plain closing line `N passed, N failed` (and
- * `, N skipped`), added up over every process. Exits 1 on any failure or when no test ran.
+ * @module The test runner: every `*.test.js` under dist/test, spread over a few long-lived test
+ * processes (test/run-files.ts), longest file first; a line per file as it finishes (its time, its
+ * counts, and its whole output when it failed or skipped something); then one plain closing line
+ * `N passed, N failed` (and `, N skipped`), added up over every file. Exits 1 on any failure or
+ * when no test ran.
  *
- * Each process's output is printed whole when it ends, so one file's failures read together.
+ * Scheduling: each file's duration from the last run on this machine (dist/test/durations.json,
+ * written at the end of every run) or else from the committed test/durations.json (a copy of one
+ * whole run's, to refresh now and then); a file in neither counts as the median. The longest files
+ * start first and each process takes the next file when it is free, so a long file never waits
+ * behind a queue of short ones.
+ *
+ *   TEST_LANES=N              processes (default: the cores plus one, since many files wait on
+ *                             servers, browsers and child processes rather than compute)
+ *   TEST_FILE_TIMEOUT_MS=N    a file that runs longer fails and its process is replaced (600000)
+ *   node dist/test/run.js server/   only the files whose path (under dist/test) contains a word given
  */
-import { spawn } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { fork } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { FileResult } from './run-files.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
+const started = performance.now()
+const filters = process.argv.slice(2)
 const files: string[] = []
 const walk = (d: string) => {
   for (const name of readdirSync(d).sort()) {
     const full = join(d, name)
     if (statSync(full).isDirectory()) walk(full)
-    else if (name.endsWith('.test.js')) files.push(full)
+    else if (name.endsWith('.test.js') && (filters.length === 0 || filters.some((w) => relative(here, full).includes(w)))) files.push(full)
   }
 }
 walk(here)
@@ -29,50 +42,138 @@ walk(here)
 // the tests of the limits themselves set their own.
 const testEnv = { ...process.env, WORK_LIMIT_MS: process.env.WORK_LIMIT_MS ?? '120000' }
 
-/** Files that start servers, browsers or child processes and take seconds each. */
-const SLOW = /(server\/(docs|cluster|mcp|port)|tools\/replay|golden)\.test\.js$/
-const slow = files.filter((f) => SLOW.test(relative(here, f)))
-const rest = files.filter((f) => !SLOW.test(relative(here, f)))
-
-// The rest in as many groups as there are cores beside the slow group, balanced by file size.
-const lanes = Math.max(1, availableParallelism() - (slow.length > 0 ? 1 : 0))
-const groups: string[][] = Array.from({ length: lanes }, () => [])
-const weight = new Array<number>(lanes).fill(0)
-for (const f of [...rest].sort((a, b) => statSync(b).size - statSync(a).size)) {
-  const i = weight.indexOf(Math.min(...weight))
-  groups[i]!.push(f)
-  weight[i]! += statSync(f).size
+const positive = (name: string, fallback: number): number => {
+  const n = Number(process.env[name] ?? fallback)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not ${JSON.stringify(process.env[name])}`)
+  return n
 }
-if (slow.length > 0) groups.push(slow)
+const timeoutMs = positive('TEST_FILE_TIMEOUT_MS', 600_000)
 
-interface Tally {
-  total: number
-  passed: number
-  skipped: number
-  ok: boolean
+// The durations measured last, in milliseconds by path under dist/test.
+const LOCAL = join(here, 'durations.json')
+const COMMITTED = join(here, '..', '..', 'test', 'durations.json')
+interface Timing {
+  ms: number
+  cpu_ms: number
+}
+function readDurations(): Record<string, Timing> {
+  const read = (path: string): Record<string, Timing> => {
+    try {
+      if (!existsSync(path)) return {}
+      const all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Partial<Timing>>
+      return Object.fromEntries(Object.entries(all).filter((e): e is [string, Timing] => typeof e[1]?.ms === 'number'))
+    } catch {
+      // A damaged file only costs the scheduling its hints.
+      return {}
+    }
+  }
+  // This machine's last figures over the committed ones, file by file.
+  return { ...read(COMMITTED), ...read(LOCAL) }
+}
+const known = readDurations()
+const name = (f: string) => relative(here, f)
+const measured = Object.values(known).map((t) => t.ms).sort((a, b) => a - b)
+const median = measured[Math.floor(measured.length / 2)] ?? 1000
+const expected = (f: string) => known[name(f)]?.ms ?? median
+const queue = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b))
+
+const lanes = Math.min(positive('TEST_LANES', availableParallelism() + 1), Math.max(1, queue.length))
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`.padStart(7)
+
+let [passed, failed, skipped, done] = [0, 0, 0, 0]
+const durations: Record<string, Timing> = {}
+let cpuTotal = 0
+const running = new Map<string, number>()
+let lastReport = performance.now()
+
+/** Count one file's result and print its line (and its output when it failed or skipped). */
+function report(r: FileResult, problem?: string) {
+  done++
+  lastReport = performance.now()
+  durations[name(r.file)] = { ms: Math.round(r.ms), cpu_ms: Math.round(r.cpuMs) }
+  cpuTotal += r.cpuMs
+  // uvu counts a skipped test in neither Total nor Passed: what ran and did not pass failed, and a
+  // file that ran no test at all, or whose process died under it, counts as one failure at least.
+  const failures = Math.max(r.total - r.passed, problem || r.total + r.skipped === 0 ? 1 : 0)
+  passed += r.passed
+  failed += failures
+  skipped += r.skipped
+  const counts = `${r.passed} passed${failures ? `, ${failures} failed` : ''}${r.skipped ? `, ${r.skipped} skipped` : ''}`
+  const status = failures ? 'FAIL' : 'ok  '
+  console.log(`${status} ${seconds(r.ms)} (cpu ${seconds(r.cpuMs).trim()})  [${String(done).padStart(String(files.length).length)}/${files.length}] ${name(r.file)}  (${counts})${problem ? `: ${problem}` : ''}`)
+  if (failures || r.skipped) process.stdout.write(r.output.replace(/^/gm, '     | ') + '\n')
 }
 
-function runGroup(group: string[]): Promise<Tally> {
+/** One test process: takes the next file from the queue whenever it is free, until none is left. */
+function lane(): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(here, 'run-files.js'), ...group], { stdio: ['ignore', 'pipe', 'pipe'], env: testEnv })
-    let out = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
-    child.on('close', (code) => {
-      const m = /uvu-summary (\d+) (\d+) (\d+)/.exec(out)
-      process.stdout.write(out.replace(/uvu-summary .*\n?/, ''))
-      const [total, passed, skipped] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0]
-      resolve({ total, passed, skipped, ok: code === 0 && m !== null })
+    const child = fork(join(here, 'run-files.js'), [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: testEnv })
+    let current: { file: string; since: number; stray: string; timer: NodeJS.Timeout } | undefined
+    // What the process writes outside uvu's hold (its own child processes, a late log line) goes
+    // with the file it is running.
+    const stray = (d: Buffer) => {
+      if (current) current.stray += d.toString()
+    }
+    child.stdout!.on('data', stray)
+    child.stderr!.on('data', stray)
+    const next = () => {
+      const file = queue.shift()
+      if (!file) {
+        current = undefined
+        child.send({ done: true })
+        return
+      }
+      const timer = setTimeout(() => {
+        if (current?.file === file) child.kill('SIGKILL')
+      }, timeoutMs)
+      current = { file, since: performance.now(), stray: '', timer }
+      running.set(name(file), current.since)
+      child.send({ file })
+    }
+    child.on('message', (m: FileResult | { ready: true }) => {
+      if ('ready' in m) return next()
+      if (!current || m.file !== current.file) return
+      clearTimeout(current.timer)
+      running.delete(name(m.file))
+      report({ ...m, output: m.output + current.stray })
+      next()
+    })
+    child.on('exit', (code, signal) => {
+      if (current) {
+        // The process died under a file (a crash, or the timeout): that file fails, and a new
+        // process takes the rest of the queue.
+        clearTimeout(current.timer)
+        running.delete(name(current.file))
+        const ms = performance.now() - current.since
+        const why = ms >= timeoutMs ? `timed out after ${seconds(timeoutMs).trim()}` : `its test process exited (${signal ?? `code ${code}`})`
+        report({ file: current.file, total: 0, passed: 0, skipped: 0, ms, cpuMs: 0, output: current.stray }, why)
+        current = undefined
+        if (queue.length > 0) return void lane().then(resolve)
+      }
+      resolve()
     })
   })
 }
 
-const tallies = await Promise.all(groups.filter((g) => g.length > 0).map(runGroup))
-const total = tallies.reduce((s, t) => s + t.total, 0)
-const passed = tallies.reduce((s, t) => s + t.passed, 0)
-const skipped = tallies.reduce((s, t) => s + t.skipped, 0)
-// uvu counts a skipped test in neither Total nor Passed: what ran and did not pass failed, and a
-// process that crashed before its summary counts as one failure at least.
-const failed = Math.max(0, total - passed) + tallies.filter((t) => !t.ok && t.total === t.passed).length
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
-if (total === 0 || failed > 0) process.exitCode = 1
+console.log(`${files.length} test files in ${lanes} processes, longest first`)
+// A CI log is never silent for long: every 30 s without a file finishing, say which are running.
+const heartbeat = setInterval(() => {
+  if (performance.now() - lastReport < 30_000 || running.size === 0) return
+  lastReport = performance.now()
+  const now = performance.now()
+  console.log(`     still running: ${[...running].map(([f, since]) => `${f} (${seconds(now - since).trim()})`).join(', ')}`)
+}, 5_000)
+await Promise.all(Array.from({ length: lanes }, lane))
+clearInterval(heartbeat)
+// Files no process could take (every one died before asking) fail rather than vanish from the count.
+for (const file of queue.splice(0)) report({ file, total: 0, passed: 0, skipped: 0, ms: 0, cpuMs: 0, output: '' }, 'no test process ran it')
+
+try {
+  // Only a whole run's figures replace the hints: a filtered run keeps the others.
+  writeFileSync(LOCAL, JSON.stringify(Object.fromEntries(Object.entries({ ...known, ...durations }).sort(([a], [b]) => a.localeCompare(b))), null, 2) + '\n')
+} catch {
+  // The hints are a convenience; a read-only dist/ only loses them.
+}
+console.log(`\n${files.length} files in ${seconds(performance.now() - started).trim()}, ${seconds(cpuTotal).trim()} of CPU in the test processes`)
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+if (passed + failed === 0 || failed > 0) process.exitCode = 1

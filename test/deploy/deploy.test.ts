@@ -85,6 +85,22 @@ test('the deployment probes /readyz and /healthz, which the service answers, on 
   assert.ok(container!.env.some((e) => e.name === 'DATABASE_URL'), 'the shared key store')
 })
 
+test('Prometheus scrapes /metrics on the metrics port (METRICS_PORT), which the Service does not expose', () => {
+  const all = manifests()
+  const deployment = all.find((m) => m.kind === 'Deployment') as { spec: { template: { metadata: { annotations: Record<string, string> }; spec: { containers: Container[] } } } }
+  const annotations = deployment.spec.template.metadata.annotations
+  const [container] = deployment.spec.template.spec.containers
+  const metricsPort = container!.env.find((e) => e.name === 'METRICS_PORT')?.value
+  assert.ok(metricsPort, 'METRICS_PORT is set')
+  assert.is.not(metricsPort, container!.env.find((e) => e.name === 'PORT')?.value)
+  assert.is(String(container!.ports.find((p) => p.name === 'metrics')?.containerPort), metricsPort, 'a second container port')
+  assert.is(annotations['prometheus.io/scrape'], 'true')
+  assert.is(annotations['prometheus.io/port'], metricsPort)
+  assert.is(annotations['prometheus.io/path'], '/metrics')
+  const svc = all.find((m) => m.kind === 'Service') as { spec: { ports: { targetPort: string | number }[] } }
+  assert.not.ok(svc.spec.ports.some((p) => p.targetPort === 'metrics' || String(p.targetPort) === metricsPort), 'the Service exposes no metrics port')
+})
+
 test('the autoscaler scales the deployment', () => {
   const all = manifests()
   const deployment = all.find((m) => m.kind === 'Deployment') as { metadata: { name: string } }

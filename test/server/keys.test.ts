@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { AddressInfo } from 'node:net'
+import { createApp } from '../../server/app.js'
 import { FileKeyStore, parseKey } from '../../server/keys.js'
+import { catalog } from '../helpers.js'
 
 const test = suite('server/keys: FileKeyStore')
 
@@ -74,6 +77,46 @@ test('surelyInvalid decides a bad key without waiting, and leaves an old key not
   assert.not.ok(store.surelyInvalid(key))
   await store.revoke(id)
   assert.ok(store.surelyInvalid(key))
+})
+
+test('surelyInvalid hashes and compares for an unknown or revoked id as for a known one, so its time does not tell which ids exist', async () => {
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const { id } = await store.issue('t')
+  const revoked = await store.issue('r')
+  await store.revoke(revoked.id)
+  for (const header of [`${id}.${'A'.repeat(43)}`, `kNoSuchKey.${'A'.repeat(43)}`, `${revoked.id}.${'A'.repeat(43)}`]) {
+    const before = store.hashes
+    assert.ok(store.surelyInvalid(header))
+    assert.is(store.hashes, before + 1, header)
+  }
+})
+
+test('quickCheck says valid for a live SHA-256 key, invalid for a bad one, and undecided for an old key not yet verified', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json')
+  const store = new FileKeyStore(file)
+  const { id, key } = await store.issue('t')
+  assert.is(store.quickCheck(key), 'valid')
+  assert.is(store.quickCheck(`${id}.${'A'.repeat(43)}`), 'invalid')
+  assert.is(store.quickCheck(undefined), 'invalid')
+  await store.revoke(id)
+  assert.is(store.quickCheck(key), 'invalid')
+})
+
+test('a good request through the app hashes its secret once (the guard says valid, so authenticate does not hash again)', async () => {
+  const store = new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
+  const { key } = await store.issue('t')
+  const app = createApp({ catalog: catalog(), keys: store })
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  try {
+    const { port } = server.address() as AddressInfo
+    const before = store.hashes
+    const response = await fetch(`http://127.0.0.1:${port}/estate/calculate-state-tax`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ state: 'NY', tax_year: 2026, gross_estate: 1 }) })
+    assert.is(response.status, 200)
+    assert.is(store.hashes, before + 1)
+  } finally {
+    server.close()
+  }
 })
 
 test('issueFirst issues a key only into an empty store; list shows no hashes', async () => {

@@ -81,6 +81,24 @@ test('GET /metrics serves request counts and durations by operation and status, 
   assert.match(text, /process_cpu_user_seconds_total/)
 })
 
+test('metric labels stay bounded under case-varied and unknown paths: the matched route, never the raw path', async () => {
+  const labels = async () => new Set([...(await (await fetch(service.url + '/metrics')).text()).matchAll(/^http_requests_total\{operation="([^"]*)"/gm)].map((m) => m[1]))
+  const before = await labels()
+  const word = 'supplier-diversity'
+  for (let i = 0; i < 64; i++) {
+    // The fuzz review's reproducer: each spelling of the path was a new series.
+    const spelled = [...word].map((c, k) => ((i >> k) & 1 ? c.toUpperCase() : c)).join('')
+    await fetch(`${service.url}/${spelled}/certifications`)
+    await fetch(`${service.url}/SCHEMAS/${spelled}`)
+    await fetch(`${service.url}/no-such-${i}`)
+  }
+  const after = await labels()
+  const added = [...after].filter((l) => !before.has(l))
+  assert.ok(added.length <= 3, `new labels: ${added.join(', ')}`)
+  for (const label of after) assert.not.match(label!, /-diversity|no-such/i, "no label holds the raw path")
+  assert.ok(after.has('GET /schemas/:operation'), 'a public route is labelled by its pattern')
+})
+
 test('an app given no metrics has no /metrics route (METRICS=off)', async () => {
   const res = await fetch(bare.url + '/metrics')
   assert.is(res.status, 404)

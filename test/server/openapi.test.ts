@@ -41,12 +41,21 @@ test('lists every path of every manifest endpoint with its operation id and tool
       if (i === 0) assert.is(op.operationId, endpoint.operation_id, path)
       else assert.is(op['x-same-as'], endpoint.operation_id, path)
       assert.equal(op.requestBody.content['application/json'].schema, { $ref: `#/components/schemas/${endpoint.operation_id}_request` })
-      for (const status of ['400', '401']) assert.ok(op.responses[status].$ref, `${path} ${status}`)
+      for (const status of ['400', '401', '413', '415', '429', '503']) assert.ok(op.responses[status].$ref, `${path} ${status}`)
       assert.match(op.description, /will not answer/)
     })
     assert.equal(doc.components.schemas[`${endpoint.operation_id}_request`], endpoint.request)
     assert.equal(doc.components.schemas[`${endpoint.operation_id}_result`], endpoint.response)
   }
+})
+
+test('429 and 503 use the error schema and carry Retry-After', () => {
+  for (const name of ['TooManyRequests', 'ServiceUnavailable']) {
+    const response = doc.components.responses[name]
+    assert.equal(response.content['application/json'].schema, { $ref: '#/components/schemas/Error' }, name)
+    assert.equal(response.headers['Retry-After'], { $ref: '#/components/headers/RetryAfter' }, name)
+  }
+  assert.is(doc.components.headers.RetryAfter.schema.type, 'integer')
 })
 
 test("groups operations by their suite's name, as SPEC.md names the suites, and says which of two paths is the primary one", () => {

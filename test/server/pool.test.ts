@@ -13,9 +13,9 @@ const test = suite('server/pool: heavy endpoints on worker threads')
 const { files } = readGolden(GOLDEN_DIR, ROOT)
 const qtip = files.find((f) => f.file === join('test', 'golden', 'estate_planning', 'qtip_election.yaml'))!
 
-test("the manifests put the searches (QTIP, the 83(b) break-even, the couple's 97 × 97 claiming ages, the pension's implied rate, a supplier list matched against a directory) and the terms-of-service clause engine (a 512 KiB text), and only heavy endpoints, on the pool", () => {
+test("the manifests put the searches (QTIP, the 83(b) break-even, the couple's 97 × 97 claiming ages, the pension's implied rate, a supplier list matched against a directory, the FDA letters and supplier directories searched by name, the violation classifier) and the terms-of-service clause engine (a 512 KiB text), and only heavy endpoints, on the pool", () => {
   const heavy = catalog().endpoints.filter((e) => e.execution === 'worker').map((e) => e.operation_id).sort()
-  assert.equal(heavy, ['analyze_83b_election', 'analyze_tos_text', 'check_supplier_diversity_monitoring', 'compare_pension_lump_sum', 'optimize_qtip_election', 'optimize_ss_filing_strategy'])
+  assert.equal(heavy, ['analyze_83b_election', 'analyze_tos_text', 'check_supplier_diversity_monitoring', 'classify_fda_violations', 'compare_pension_lump_sum', 'get_fda_enforcement_history', 'optimize_qtip_election', 'optimize_ss_filing_strategy', 'search_fda_enforcement', 'verify_supplier_diversity_certification'])
 })
 
 test('every QTIP golden case answers the same bytes on a thread as in-process, errors included', async () => {

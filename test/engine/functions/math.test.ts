@@ -37,4 +37,14 @@ test('floor, ceil and abs on negative amounts', () => {
   assert.is(n('pow(1.05, 2)'), '1.1025')
 })
 
+test('discounted_sum: each amount times the factor to the power of its place, the first undiscounted', () => {
+  // 100 + 200 × 0.5 + 400 × 0.25, as sum(map(…, pow(f, i))) gives it.
+  assert.is(n('discounted_sum([100, 200, 400], 0.5)'), '300')
+  assert.is(n('discounted_sum([7], 0.9)'), '7')
+  assert.is(n('discounted_sum([], 0.9)'), '0')
+  assert.is(n('discounted_sum([1, 1, 1], 1)'), '3')
+  // A monthly annuity-due of 12 payments at 5 % a year, against the pow() form to 30 places.
+  assert.is(n('discounted_sum([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], pow(1.05, -1 / 12))', 30), n('sum(map(range(0, 11), m => pow(pow(1.05, -1 / 12), m)))', 30))
+})
+
 test.run()
