@@ -117,6 +117,8 @@ function lane(): Promise<void> {
     }
     child.stdout!.on('data', stray)
     child.stderr!.on('data', stray)
+    // A message sent to a process that has just died fails here; its 'exit' below counts the file.
+    child.on('error', () => {})
     const next = () => {
       const file = queue.shift()
       if (!file) {
