@@ -28,11 +28,17 @@ const here = dirname(fileURLToPath(import.meta.url))
 const started = performance.now()
 const filters = process.argv.slice(2)
 const files: string[] = []
+// tsc never deletes: a test file removed from test/ leaves its build in dist/test, which is not run.
+const SOURCE = join(here, '..', '..', 'test')
+const stale: string[] = []
 const walk = (d: string) => {
   for (const name of readdirSync(d).sort()) {
     const full = join(d, name)
     if (statSync(full).isDirectory()) walk(full)
-    else if (name.endsWith('.test.js') && (filters.length === 0 || filters.some((w) => relative(here, full).includes(w)))) files.push(full)
+    else if (name.endsWith('.test.js') && (filters.length === 0 || filters.some((w) => relative(here, full).includes(w)))) {
+      if (existsSync(join(SOURCE, relative(here, full).replace(/\.js$/, '.ts')))) files.push(full)
+      else stale.push(relative(here, full))
+    }
   }
 }
 walk(here)
@@ -52,7 +58,7 @@ const timeoutMs = positive('TEST_FILE_TIMEOUT_MS', 1_800_000)
 
 // The durations measured last, in milliseconds by path under dist/test.
 const LOCAL = join(here, 'durations.json')
-const COMMITTED = join(here, '..', '..', 'test', 'durations.json')
+const COMMITTED = join(SOURCE, 'durations.json')
 interface Timing {
   ms: number
   cpu_ms: number
@@ -158,7 +164,7 @@ function lane(): Promise<void> {
   })
 }
 
-console.log(`${files.length} test files in ${lanes} processes, longest first`)
+console.log(`${files.length} test files in ${lanes} processes, longest first${stale.length ? ` (not run, no source in test/: ${stale.join(', ')})` : ''}`)
 // A CI log is never silent for long: every 30 s without a file finishing, say which are running.
 const heartbeat = setInterval(() => {
   if (performance.now() - lastReport < 30_000 || running.size === 0) return
