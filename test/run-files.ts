@@ -53,8 +53,9 @@ async function runFile(file: string): Promise<FileResult> {
     await import(pathToFileURL(file).href)
     await exec()
   } catch (error) {
-    // A file that throws while loading ran no test: it counts as one failure.
-    output += `\n${relative(here, file)} failed to load: ${(error as Error)?.stack ?? String(error)}\n`
+    // A file that throws while loading, or from a hook outside any test (an \`after\` closing what a
+    // failed \`before\` never opened), loses uvu's count: it counts as one failure.
+    output += `\n${relative(here, file)} threw outside a test: ${(error as Error)?.stack ?? String(error)}\n`
     return { file, total: 1, passed: 0, skipped: 0, ms: performance.now() - started, cpuMs: cpuMs(), output }
   } finally {
     process.stdout.write = out
