@@ -48,7 +48,11 @@ async function start(script: string, workers: number, ready: RegExp, nodeArgs: s
   // Generous: a cold start on this shared machine under a load average of 20 took over 30 s.
   const deadline = Date.now() + 120_000
   while ((out().match(new RegExp(ready, 'g')) ?? []).length < workers) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${out()}`)
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // A server that never said it was listening is not left running behind the bench.
+      child.kill('SIGTERM')
+      throw new Error(`${script} did not start:\n${out()}`)
+    }
     await new Promise((r) => setTimeout(r, 20))
   }
   const started = out()
