@@ -45,5 +45,9 @@ COPY tables tables
 # The file key store (used when DATABASE_URL is not set) lives in /data: mount a volume there.
 RUN mkdir -p /data && chown node:node /data
 USER node
+# Fill the start-up caches (parsed YAML and formulas, compiled validators, data set stores, all under
+# /tmp) in the image, as the runtime user: a new container then starts from them instead of parsing
+# and compiling every rule file again.
+RUN node dist/tools/check-rules.js
 EXPOSE 8080
 CMD ["node", "dist/server/main.js"]
