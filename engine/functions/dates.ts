@@ -84,7 +84,15 @@ export const dates: FunctionLibrary = {
     args: ['integer', 'integer', 'integer'],
     returns: 'date',
     pure: true,
-    impl: ([y, m, d], cx) => checked(cx, iso(integer(cx, y!, 'the year'), integer(cx, m!, 'the month'), integer(cx, d!, 'the day'))),
+    impl: ([y, m, d], cx) => {
+      const year = integer(cx, y!, 'the year')
+      const month = integer(cx, m!, 'the month')
+      const day = integer(cx, d!, 'the day')
+      // A day that exists is checked on the numbers (every calculation date is built here); anything
+      // else goes through the text check, which says what is wrong with it.
+      if (year >= 1 && year <= 9999 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return iso(year, month, day)
+      return checked(cx, iso(year, month, day))
+    },
   },
   year: {
     doc: 'The year of a date.',

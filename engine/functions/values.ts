@@ -34,8 +34,11 @@ const MAX_COUNT = 1_000_000
 /** A whole number small enough to count with (a month count, a list index). */
 export function integer(cx: CallContext, v: Value | Lambda, what: string): number {
   const d = amount(cx, v, what)
-  if (!d.isInteger() || d.abs().gt(MAX_COUNT)) return cx.fail(`${what} must be a whole number, got ${d.toString()}`)
-  return d.toNumber()
+  // As a number first: every whole number up to MAX_COUNT is exact in a double, so the comparison
+  // needs no decimal built for it.
+  const n = d.toNumber()
+  if (!d.isInteger() || !(Math.abs(n) <= MAX_COUNT)) return cx.fail(`${what} must be a whole number, got ${d.toString()}`)
+  return n
 }
 
 export function text(cx: CallContext, v: Value | Lambda, what: string): string {
