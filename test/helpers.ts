@@ -96,6 +96,10 @@ export async function startServiceWith(options: Partial<AppOptions>): Promise<Se
   const { key } = await keys.issue('test')
   const server = createApp({ catalog: catalog(), ...options, keys }).listen(0, '127.0.0.1')
   answerMalformedRequests(server)
+  // A test's client may stay idle longer than Node's 5 s keep-alive on a loaded machine (several
+  // test processes on two cores); the server closing the socket as the client reuses it is a
+  // "fetch failed" of a POST, which is not retried. The tests are not about idle connections.
+  server.keepAliveTimeout = 60_000
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {

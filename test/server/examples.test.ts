@@ -35,7 +35,7 @@ test('every operation of every path has an example request, and it answers 200',
 test('each error response shows an example with its own code', () => {
   const doc = openApiDocument(catalog()) as unknown as Doc
   const codes = Object.fromEntries(Object.entries(doc.components.responses).map(([name, r]) => [name, r.content['application/json']!.example.error.code]))
-  assert.equal(codes, { BadRequest: 'validation_error', Unauthorized: 'unauthorized', PayloadTooLarge: 'payload_too_large', UnsupportedMediaType: 'unsupported_media_type' })
+  assert.equal(codes, { BadRequest: 'validation_error', Unauthorized: 'unauthorized', PayloadTooLarge: 'payload_too_large', UnsupportedMediaType: 'unsupported_media_type', TooManyRequests: 'too_many_requests', ServiceUnavailable: 'service_unavailable' })
 })
 
 test.run()

@@ -135,12 +135,11 @@ test('match_all gives every match with its start and end in characters, line by 
   assert.throws(() => formula("match_all(x, '(a)\\\\1')", { x: 'aa' }), /not one RE2 accepts/)
 })
 
-test('match_all stays linear on a long text with many matches', () => {
+// That it stays linear is the step count's test below (deterministic); speed is the bench's, not a test's.
+test('match_all finds every one of many matches in a long text, and a match far into it', () => {
   const text = 'You may not scrape the service. '.repeat(9_000)
-  const started = Date.now()
   const found = formula("match_all(t, '(?i)\\\\bscrape\\\\b')", { t: text }) as unknown[]
   assert.is(found.length, 9_000)
-  assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`)
   const one = formula("match_all(t, 'x+')", { t: 'a '.repeat(12_500) + 'x'.repeat(3) }) as { start: Dec }[]
   assert.is(one[0]!.start.toString(), '25000')
 })
