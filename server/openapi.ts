@@ -173,7 +173,7 @@ export function openApiDocument(catalog: Catalog): Schema {
           'too many failed authentications from this address or for this key id; try again in 42 s',
         ),
         ServiceUnavailable: retryResponse(
-          'service_unavailable: the service is too busy to take the request now (the evaluation queue is full, or the request ran past the far time backstop); the same request may succeed after Retry-After seconds.',
+          'service_unavailable: the service is too busy to take the request now (the evaluation queue is full); deadline_exceeded: the request, within the step budget, ran past the far time backstop (WORK_LIMIT_MS) on a busy machine. Either way the same request may succeed after Retry-After seconds.',
           'service_unavailable',
           'the service is busy; try again shortly',
         ),
