@@ -80,6 +80,32 @@ test('/healthz is answered while four Walmart histories and a classification run
   }
 })
 
+test('the terms texts that held the evaluation thread for seconds answer 200 or 400 on the pool while /healthz is answered (defects 1 and 4)', async () => {
+  const pool = newPool()
+  const service = await startServiceWith({ pool })
+  try {
+    const texts = [
+      'you may not scrape ' + 'unless without our consent '.repeat(140) + '.\n', // 3.8 KB: 3 to 5 s of one thread before
+      'a\n'.repeat(131_072), // 256 KiB of one-character lines: 7.6 s before
+      'scrape. '.repeat(10_001), // more matches than match_all answers: a 500 before
+      'no scraping; '.repeat(10_001),
+    ]
+    const order: string[] = []
+    const heavy = texts.map((text) => post(service, '/tos/analyze-text', { text }).then((r) => (order.push('text'), r)))
+    const health = await fetch(service.url + '/healthz').then((r) => (order.push('healthz'), r.status))
+    const answers = await Promise.all(heavy)
+    assert.is(health, 200)
+    assert.is(order[0], 'healthz', order.join(' '))
+    for (const r of answers) {
+      assert.ok(r.status === 200 || r.status === 400, `${r.status}: ${r.text.slice(0, 200)}`)
+      if (r.status === 400) assert.is(r.json.error.code, 'work_limit_exceeded', r.text.slice(0, 200))
+    }
+  } finally {
+    await service.close()
+    await pool.close()
+  }
+})
+
 test('earnings records are bounded by maxItems, checked before the items (defect 2)', async () => {
   const service = await startService()
   try {
