@@ -309,7 +309,7 @@ export const ruleSetSchema = {
         required: ['params', 'formula'],
         additionalProperties: false,
         properties: {
-          params: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { enum: ['amount', 'integer', 'rate', 'text', 'boolean', 'date'] } },
+          params: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { enum: ['amount', 'integer', 'rate', 'text', 'boolean', 'date', 'list'] } },
           formula: expression,
           label: { type: 'string' },
           description: { type: 'string' },

@@ -33,7 +33,9 @@ export function compileFunctions(c: Compiler, raw: Record<string, RawFunction>, 
     const resolver: NameResolver = { hasValue: (n) => params.includes(n), table: tables, fn: (n) => functions.get(n) }
     const body = compileAt(c, f.formula, [...path, 'formula'], resolver)
     if (!body) continue
-    const types = params.map((p) => f.params[p]!) as ValueType[]
+    // A `list` parameter takes a list of any items (the matches of match_all, amounts by year): the
+    // body names a value it would otherwise compute twice, as a function has no names of its own.
+    const types = params.map((p) => (f.params[p] === 'list' ? { list: 'any' } : f.params[p]!)) as ValueType[]
     // Its result type: the body's, with each parameter of its declared type.
     const returns = body.ast
       ? checkTypes(body.ast, f.formula, { typeOf: (n) => (params.includes(n) ? types[params.indexOf(n)] : undefined), table: tables, fn: (n) => functions.get(n) ?? libraryFunction(n) }).type

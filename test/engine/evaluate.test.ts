@@ -44,4 +44,9 @@ test('an optional list input left out maps to no items, and its for_each checks 
   }
 })
 
+test("a rule set's own function takes a list parameter, and passes one on to another", async () => {
+  const { result } = await evaluate(catalog, 'demo.list_functions', { seats: [1, 3, 9, 4] })
+  assert.is(result.wide, 6)
+})
+
 test.run()
