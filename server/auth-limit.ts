@@ -17,6 +17,7 @@
  * given a whole /64 and could otherwise rotate through it.
  */
 import { isIPv4, isIPv6 } from 'node:net'
+import ipaddr from 'ipaddr.js'
 
 const WINDOW_MS = 60_000
 /** Entries (addresses and key ids together) remembered at most: past it, expired ones go, then the oldest. */
@@ -97,25 +98,9 @@ export class FailedAuthLimit {
  */
 export function addressKey(address: string): string {
   const bare = address.replace(/%.*$/, '')
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!
   if (isIPv4(bare)) return bare
   if (!isIPv6(bare)) return address.slice(0, 64)
-  return `${expandIPv6(bare).slice(0, 4).join(':')}::/64`
-}
-
-/** The eight 16-bit groups of an IPv6 address, as lower-case hex without leading zeros. */
-function expandIPv6(address: string): string[] {
-  let text = address.toLowerCase()
-  // A trailing dotted IPv4 part (`::1.2.3.4`) is two groups.
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number]
-    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
-  }
-  const [head = '', tail] = text.split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-  return groups.map((g) => parseInt(g, 16).toString(16))
+  const v6 = ipaddr.IPv6.parse(bare)
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString()
+  return `${v6.parts.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`
 }

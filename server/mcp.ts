@@ -48,6 +48,9 @@ function alsoToolOf(endpoint: Endpoint, tool: AlsoTool): Tool {
 
 const errorResult = (body: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] })
 
+/** JSON-RPC 2.0's code for a message that is not a valid request object (its § 5.1). */
+const INVALID_REQUEST = -32600
+
 /** A JSON-RPC error answered over HTTP before the MCP transport sees the message. */
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } })
 
@@ -120,7 +123,7 @@ export class McpTools {
     if (Array.isArray(message)) {
       ctx.status = 400
       ctx.type = 'application/json'
-      ctx.body = rpcError(-32600, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per HTTP request')
+      ctx.body = rpcError(INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per HTTP request')
       return
     }
     this.holdToLimit(ctx, message, limitOf)
