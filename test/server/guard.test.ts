@@ -40,10 +40,8 @@ function raw(service: Service, text: string): Promise<string> {
   })
 }
 
-test('a search with a 619-byte name that NFKC makes 3,600 characters is a 400 naming the field, at once (defect 2)', async () => {
-  const pool = newPool()
-  const service = await startServiceWith({ pool })
-  try {
+test('a search with a 619-byte name that NFKC makes 3,600 characters is a 400 naming the field, at once (defect 2)', () =>
+  onPool(async (service) => {
     for (const path of ['/fda/enforcement/search', '/fda/enforcement/history', '/supplier-diversity/certifications']) {
       const body = path.startsWith('/supplier') ? { business_name: '\ufdfa'.repeat(200) } : { company_name: '\ufdfa'.repeat(200) }
       const { value: res, ms } = await timed(() => post(service, path, body))
@@ -53,58 +51,55 @@ test('a search with a 619-byte name that NFKC makes 3,600 characters is a 400 na
       assert.match(res.json.error.details[0].message, /more than 200 characters once normalised/)
       assert.ok(ms < QUICK_MS, `${path} took ${ms} ms`)
     }
+  }))
+
+/** A service whose `execution: worker` endpoints run on a pool of one thread, for `use`; both closed after. */
+async function onPool(use: (service: Service) => Promise<void>, maxQueue?: number): Promise<void> {
+  const pool = newPool(maxQueue)
+  const service = await startServiceWith({ pool })
+  try {
+    await use(service)
   } finally {
     await service.close()
     await pool.close()
   }
-})
+}
 
-test('/healthz is answered while four Walmart histories and a classification run on the pool (defect 2)', async () => {
-  const pool = newPool()
-  const service = await startServiceWith({ pool })
-  try {
+/** Sends the heavy requests, then GET /healthz; asserts /healthz is answered (200) before any of them, and returns their answers. */
+async function healthzFirst<R>(service: Service, heavy: Promise<R>[]): Promise<R[]> {
+  const order: string[] = []
+  const sent = heavy.map((p) => p.then((r) => (order.push('heavy'), r)))
+  const health = await fetch(service.url + '/healthz').then((r) => (order.push('healthz'), r.status))
+  const answers = await Promise.all(sent)
+  assert.is(health, 200)
+  assert.is(order[0], 'healthz', order.join(' '))
+  return answers
+}
+
+test('/healthz is answered while four Walmart histories and a classification run on the pool (defect 2)', () =>
+  onPool(async (service) => {
     await post(service, '/fda/enforcement/history', { company_name: 'Walmart' })
-    const order: string[] = []
-    const heavy = [
+    const answers = await healthzFirst(service, [
       ...[0, 1, 2, 3].map(() => post(service, '/fda/enforcement/history', { company_name: 'Walmart' })),
       post(service, '/fda/enforcement/classify-violations', { text: 'CGMP adulterated misbranded '.repeat(700) }),
-    ].map((p) => p.then((r) => (order.push('search'), r)))
-    const health = await fetch(service.url + '/healthz').then((r) => (order.push('healthz'), r.status))
-    const answers = await Promise.all(heavy)
-    assert.is(health, 200)
-    assert.is(order[0], 'healthz', order.join(' '))
+    ])
     for (const r of answers) assert.ok(r.status === 200 || r.status === 400, r.text.slice(0, 200))
-  } finally {
-    await service.close()
-    await pool.close()
-  }
-})
+  }))
 
-test('the terms texts that held the evaluation thread for seconds answer 200 or 400 on the pool while /healthz is answered (defects 1 and 4)', async () => {
-  const pool = newPool()
-  const service = await startServiceWith({ pool })
-  try {
+test('the terms texts that held the evaluation thread for seconds answer 200 or 400 on the pool while /healthz is answered (defects 1 and 4)', () =>
+  onPool(async (service) => {
     const texts = [
       'you may not scrape ' + 'unless without our consent '.repeat(140) + '.\n', // 3.8 KB: 3 to 5 s of one thread before
       'a\n'.repeat(131_072), // 256 KiB of one-character lines: 7.6 s before
       'scrape. '.repeat(10_001), // more matches than match_all answers: a 500 before
       'no scraping; '.repeat(10_001),
     ]
-    const order: string[] = []
-    const heavy = texts.map((text) => post(service, '/tos/analyze-text', { text }).then((r) => (order.push('text'), r)))
-    const health = await fetch(service.url + '/healthz').then((r) => (order.push('healthz'), r.status))
-    const answers = await Promise.all(heavy)
-    assert.is(health, 200)
-    assert.is(order[0], 'healthz', order.join(' '))
+    const answers = await healthzFirst(service, texts.map((text) => post(service, '/tos/analyze-text', { text })))
     for (const r of answers) {
       assert.ok(r.status === 200 || r.status === 400, `${r.status}: ${r.text.slice(0, 200)}`)
       if (r.status === 400) assert.is(r.json.error.code, 'work_limit_exceeded', r.text.slice(0, 200))
     }
-  } finally {
-    await service.close()
-    await pool.close()
-  }
-})
+  }))
 
 test('earnings records are bounded by maxItems, checked before the items (defect 2)', async () => {
   const service = await startService()
@@ -123,10 +118,8 @@ test('earnings records are bounded by maxItems, checked before the items (defect
   }
 })
 
-test('a body nested deeper than the limit is a 400 at parse, on a pool endpoint and over MCP (defect 3)', async () => {
-  const pool = newPool()
-  const service = await startServiceWith({ pool })
-  try {
+test('a body nested deeper than the limit is a 400 at parse, on a pool endpoint and over MCP (defect 3)', () =>
+  onPool(async (service) => {
     for (const levels of [MAX_DEPTH, 4000, 30_000]) {
       const res = await post(service, '/ss/optimize-filing-strategy', nested(levels))
       assert.is(res.status, 400, `${levels} levels`)
@@ -140,16 +133,10 @@ test('a body nested deeper than the limit is a 400 at parse, on a pool endpoint 
     const mcp = await post(service, '/mcp', JSON.stringify(toolCall('optimize_ss_filing_strategy', { x: 0 })).replace('{"x":0}', nested(4000)), mcpHeaders)
     assert.is(mcp.status, 400)
     assert.is(mcp.json.error.code, 'validation_error')
-  } finally {
-    await service.close()
-    await pool.close()
-  }
-})
+  }))
 
-test('a full pool queue answers 503 service_unavailable with Retry-After; the rest are answered (bounded queue)', async () => {
-  const pool = newPool(1)
-  const service = await startServiceWith({ pool })
-  try {
+test('a full pool queue answers 503 service_unavailable with Retry-After; the rest are answered (bounded queue)', () =>
+  onPool(async (service) => {
     const qtip = { state_of_domicile: 'NY', gross_estate: 30_000_000 }
     const answers = await Promise.all([0, 1, 2, 3, 4, 5].map(() => fetch(service.url + '/estate/optimize-qtip-election', {
       method: 'POST',
@@ -163,31 +150,19 @@ test('a full pool queue answers 503 service_unavailable with Retry-After; the re
       assert.is(a.json.error.code, 'service_unavailable')
       assert.ok(Number(a.retry) > 0)
     }
-  } finally {
-    await service.close()
-    await pool.close()
-  }
-})
+  }, 1))
 
-test('over MCP, a call that finds the queue full is a tool error service_unavailable, not a 500', async () => {
-  const pool = newPool(0)
-  const service = await startServiceWith({ pool })
-  try {
+test('over MCP, a call that finds the queue full is a tool error service_unavailable, not a 500', () =>
+  onPool(async (service) => {
     const qtip = { state_of_domicile: 'NY', gross_estate: 30_000_000 }
     const answers = await Promise.all([1, 2, 3, 4].map((id) => post(service, '/mcp', toolCall('calculate_optimal_qtip_election', qtip, id), mcpHeaders)))
     const texts = answers.map((a) => String(a.json.result?.content?.[0]?.text ?? a.text))
     assert.ok(texts.some((t) => t.includes('"code":"service_unavailable"')), texts.map((t) => t.slice(0, 80)).join('\n'))
     assert.not.ok(texts.some((t) => t.includes('internal_error')))
-  } finally {
-    await service.close()
-    await pool.close()
-  }
-})
+  }, 0))
 
-test('a 512 KiB body of bad items gets a small answer, quickly: 20 details and the count (defect 7)', async () => {
-  const pool = newPool()
-  const service = await startServiceWith({ pool })
-  try {
+test('a 512 KiB body of bad items gets a small answer, quickly: 20 details and the count (defect 7)', () =>
+  onPool(async (service) => {
     const items = `{"text":"x","dimensions":[${Array(250_000).fill('1').join(',')}]}`
     const { value: res, ms } = await timed(() => post(service, '/tos/analyze-text', items))
     assert.is(res.status, 400)
@@ -201,11 +176,7 @@ test('a 512 KiB body of bad items gets a small answer, quickly: 20 details and t
     assert.is(many.json.error.details.length, 20)
     assert.match(many.json.error.message, /^5000 fields are invalid: f0, .*, … \(5000 problems; details lists the first 20\)$/)
     assert.ok(many.text.length < 8_000)
-  } finally {
-    await service.close()
-    await pool.close()
-  }
-})
+  }))
 
 test('MCP: a JSON-RPC batch is refused with a JSON-RPC error; a tool call is held to its endpoint\'s body limit (defect 8)', async () => {
   const service = await startService()
