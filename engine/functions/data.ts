@@ -4,10 +4,10 @@
  * query needs (a declared key, band or history, one value per key column) is checked at load, so a
  * query never scans a data set at run time.
  */
-import type { DatasetEntry, TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
+import type { DatasetEntry, TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
-import { Dec } from '../decimal.js'
+import { Dec } from '../values/decimal.js'
 import { amount, chargeItems, date, describe } from './values.js'
 
 const dataset = (cx: CallContext) => cx.table as DatasetEntry

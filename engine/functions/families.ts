@@ -6,8 +6,8 @@
  * dated histories. The family is named as a text literal, checked at load; every figure read or
  * listed is cited in the answer, and its `unverified` caveat repeated in the notes.
  */
-import { at, type Dated, type FamilyMember, type ParameterEntry, type Scalar } from '../tables.js'
-import type { Value } from '../types.js'
+import { at, type Dated, type FamilyMember, type ParameterEntry, type Scalar } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, Lambda, ValueType } from './spec.js'
 import { chargeItems, date, list, text } from './values.js'
 

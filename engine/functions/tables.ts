@@ -3,9 +3,9 @@
  * schedule, a lookup row, a point of a series, a parameter on another date of the case. Every read
  * goes through the evaluation's runtime, so that the table is cited and dated in the answer.
  */
-import { compare, isDec } from '../decimal.js'
-import { lookupKey, marginalTax, type LookupEntry, type ScheduleEntry, type SeriesEntry, type ParameterEntry } from '../tables.js'
-import type { Value } from '../types.js'
+import { compare, isDec } from '../values/decimal.js'
+import { lookupKey, marginalTax, type LookupEntry, type ScheduleEntry, type SeriesEntry, type ParameterEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary } from './spec.js'
 import { amount, chargeSort, date, describe } from './values.js'
 

@@ -2,10 +2,10 @@
  * @module A formula compiled and run on a few named values, for the function library's tests: the
  * path a rule file's formula takes (parse, compile, call), without a rule set around it.
  */
-import { Dec } from '../../../engine/decimal.js'
-import { compileExpression } from '../../../engine/expression.js'
-import type { TableEntry } from '../../../engine/tables.js'
-import type { Runtime, Value } from '../../../engine/types.js'
+import { Dec } from '../../../engine/values/decimal.js'
+import { compileExpression } from '../../../engine/compile/expression.js'
+import type { TableEntry } from '../../../engine/data/tables.js'
+import type { Runtime, Value } from '../../../engine/model/types.js'
 
 export function formula(text: string, values: Record<string, Value> = {}, tables: Record<string, TableEntry> = {}): Value {
   const resolver = { hasValue: (n: string) => Object.hasOwn(values, n), table: (n: string) => (Object.hasOwn(tables, n) ? tables[n] : undefined) }
