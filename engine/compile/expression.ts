@@ -18,7 +18,7 @@ import { locate } from '../load/locate.js'
 import type { DatasetStore } from '../data/store.js'
 import type { Dated, TableFamily, Bracket, DatasetEntry, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from '../data/tables.js'
 import type { PathSegment } from '../load/source.js'
-import type { Compiled, Runtime, Value } from '../model/types.js'
+import type { Compiled, Runtime, Value, TableReadAt, TableValue } from '../model/types.js'
 
 // `x => x.amount > 0`: a function as the argument of filter(), sort_by(), argmax()…
 jsep.plugins.register(jsepArrow)
@@ -191,7 +191,7 @@ function compile(node: Node, ctx: Ctx): Piece {
       const table = ctx.resolver.table(id)
       if (!table) throw new CompileError(`unknown name '${id}'`, 0, node)
       ctx.tables.add(table)
-      if (table.kind === 'parameter') return { fn: (rt) => rt.parameter(table), parameter: table }
+      if (table.kind === 'parameter') return { fn: (rt) => rt.read(table), parameter: table }
       return { fn: () => fail(ctx, `table ${id} used as a value`), table }
     }
     case 'UnaryExpression': {
@@ -295,26 +295,14 @@ export class LambdaScope implements Runtime {
     const i = this.names.indexOf(name)
     return i >= 0 ? (this.values[i] ?? null) : this.parent.get(name)
   }
-  parameter(entry: ParameterEntry): Scalar {
-    return this.parent.parameter(entry)
-  }
-  parameterAt(entry: ParameterEntry, date: string): Scalar {
-    return this.parent.parameterAt(entry, date)
-  }
-  schedule(entry: ScheduleEntry): Bracket[] {
-    return this.parent.schedule(entry)
-  }
-  lookup(entry: LookupEntry): Map<string, LookupRow> {
-    return this.parent.lookup(entry)
-  }
-  lookupAt(entry: LookupEntry, date: string): Map<string, LookupRow> {
-    return this.parent.lookupAt(entry, date)
-  }
-  series(entry: SeriesEntry, key: string): Dec {
-    return this.parent.series(entry, key)
-  }
-  dataset(entry: DatasetEntry): DatasetStore {
-    return this.parent.dataset(entry)
+  read(entry: ParameterEntry, on?: TableReadAt): Scalar
+  read(entry: ScheduleEntry, on?: TableReadAt): Bracket[]
+  read(entry: LookupEntry, on?: TableReadAt): Map<string, LookupRow>
+  read(entry: SeriesEntry, on: { key: string }): Dec
+  read(entry: DatasetEntry): DatasetStore
+  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue
+  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue {
+    return this.parent.read(entry, on)
   }
   slot(depth: number, index: number): Value {
     return this.parent.slot(depth, index)
@@ -338,9 +326,7 @@ export class LambdaScope implements Runtime {
 
 /** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */
 function readTable(rt: Runtime, entry: TableEntry): void {
-  if (entry.kind === 'marginal_rate_schedule') rt.schedule(entry)
-  else if (entry.kind === 'lookup') rt.lookup(entry)
-  else if (entry.kind === 'parameter') rt.parameter(entry)
+  if (entry.kind === 'marginal_rate_schedule' || entry.kind === 'lookup' || entry.kind === 'parameter') rt.read(entry)
 }
 
 /** A function written as an argument (`x => x.amount > 0`), compiled to a closure over the runtime it is called in. */

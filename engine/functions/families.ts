@@ -57,7 +57,7 @@ export const families: FunctionLibrary = {
       const entry = member(cx, m!).parameters.get(text(cx, n!, 'the parameter'))
       const on = date(cx, d!, 'the date')
       if (!entry || !at(entry.history, on)) return null
-      return cx.rt.parameterAt(entry, on)
+      return cx.rt.read(entry, { date: on })
     },
   },
   member_effective: {
@@ -106,7 +106,7 @@ export const families: FunctionLibrary = {
       const entry = member(cx, m!).lookups.get(text(cx, n!, 'the table'))
       const on = date(cx, d!, 'the date')
       if (!entry || !at(entry.history, on)) return []
-      const rows = [...cx.rt.lookupAt(entry, on).values()]
+      const rows = [...cx.rt.read(entry, { date: on }).values()]
       chargeItems(cx, rows.length)
       return rows.map((row) => ({ ...row }))
     },

@@ -238,7 +238,7 @@ export const matching: FunctionLibrary = {
     returns: RESULT,
     checkTable: checkWordsTable,
     impl: ([, n, c, ids, candidateIds], cx) => {
-      const rows = cx.rt.lookup(cx.table as LookupEntry)
+      const rows = cx.rt.read(cx.table as LookupEntry)
       const name = text(cx, n!, 'the name')
       const candidate = text(cx, c!, 'the candidate name')
       const own = normalised(rows, name)

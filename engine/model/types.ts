@@ -8,21 +8,31 @@ import type { DatasetEntry, Dated, LookupEntry, ParameterEntry, Scalar, Schedule
 /** A value in a formula: amounts are decimals, never binary floats. */
 export type Value = Dec | string | boolean | null | Value[] | { [key: string]: Value }
 
+/** Where a dated table is read: on the calculation date (no `date`) or on another date of the case. */
+export interface TableReadAt {
+  date?: string
+}
+
+/** What a table read gives, whatever its kind. */
+export type TableValue = Scalar | Bracket[] | Map<string, LookupRow> | Dec | DatasetStore
+
 /** What a compiled formula may ask of the evaluation it runs in. @api private */
 export interface Runtime {
   get(name: string): Value
   /** The value in slot `index` of the scope `depth` levels out (0: the formula's own scope). */
   slot(depth: number, index: number): Value
-  parameter(entry: ParameterEntry): Scalar
-  /** A parameter in force on another date than the calculation date. */
-  parameterAt(entry: ParameterEntry, date: string): Scalar
-  schedule(entry: ScheduleEntry): Bracket[]
-  lookup(entry: LookupEntry): Map<string, LookupRow>
-  /** A lookup's rows in force on another date than the calculation date (a family member's), cited. */
-  lookupAt(entry: LookupEntry, date: string): Map<string, LookupRow>
-  series(entry: SeriesEntry, key: string): Dec
-  /** A data set's queries; reading it cites its source and dates the answer by its retrieval. */
-  dataset(entry: DatasetEntry): DatasetStore
+  /**
+   * A table's value: a dated table's on the calculation date, or `on.date` (another date of the
+   * case: a date of birth, a family member's year); a series' point `on.key`; a data set's queries.
+   * The one read path of every table kind: it cites the table and the value read, dates the answer
+   * by the table's retrieval, notes a caveat, and records the read in an explanation.
+   */
+  read(entry: ParameterEntry, on?: TableReadAt): Scalar
+  read(entry: ScheduleEntry, on?: TableReadAt): Bracket[]
+  read(entry: LookupEntry, on?: TableReadAt): Map<string, LookupRow>
+  read(entry: SeriesEntry, on: { key: string }): Dec
+  read(entry: DatasetEntry): DatasetStore
+  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue
   /** Whether a dated table has a value in force on a date. */
   inForce(entry: TableEntry, date: string): boolean
   /** A table family of the catalog, by its folder id. */

@@ -1,10 +1,10 @@
 /**
  * @module What one request gathers across the rule sets it runs: the citations and notes in the
- * order they were first met, the newest data date, the explanation's steps, the results of the
+ * order they were first met, the newest data date, the explanation (trace.ts), the results of the
  * calls made so far, and the work done against the request's limits.
  */
 import { DeadlineError, WorkLimitError } from '../errors.js'
-import type { ParameterRead, Step } from './evaluate.js'
+import { Explanation } from './trace.js'
 import type { Currency } from '../values/money.js'
 import type { Citation } from '../data/tables.js'
 import type { Value } from '../model/types.js'
@@ -17,9 +17,8 @@ export class Collector {
   citations = new Map<string, Citation>()
   notes: string[] = []
   asOf = ''
-  steps: Step[] | undefined
-  frames: ParameterRead[][] = []
-  quiet = 0
+  /** The explanation's steps, when the request asks for one (trace.ts). */
+  readonly explanation: Explanation | undefined
   /**
    * Results of the rule sets called so far, by callee and inputs. Every rule set is pure (no clock,
    * no I/O: its answer is a function of its inputs and the tables), so a call made again with the
@@ -41,7 +40,7 @@ export class Collector {
     readonly currency: Currency,
     private readonly limits: { steps: number; milliseconds: number },
   ) {
-    if (explain) this.steps = []
+    if (explain) this.explanation = new Explanation()
     // The clock is a far backstop against a defect (a loop that counts too little), never the rule
     // that refuses a request: the step budget does that, so an answer does not depend on the load.
     this.deadline = Date.now() + limits.milliseconds

@@ -1,6 +1,6 @@
 /**
  * @module Evaluating a rule set: inputs in, result out, with the citations and data date of exactly
- * what was read, the notes the rules raise, and (on request) a step-by-step explanation.
+ * what was read, the notes the rules raise, and (on request) a step-by-step explanation (trace.ts).
  *
  * Formulas are computed lazily and once each, so a branch not taken reads no parameter and cites
  * nothing. Decisions and calls run first, in dependency order, so their citations and notes come in
@@ -9,6 +9,7 @@
  * promise; `evaluate` is async only for its callers.
  */
 import { Collector } from './collector.js'
+import type { Step } from './trace.js'
 import { callKey, toJson, toValues } from '../values/convert.js'
 import { Dec, isDec } from '../values/decimal.js'
 import { combinedCode, EvaluationError, InputError, WorkLimitError, type FieldProblem } from '../errors.js'
@@ -20,23 +21,10 @@ import { earliestCommonDate, fallbackDataDate, reachable } from '../check/reach.
 import { round } from '../values/round.js'
 import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from '../model/rule-set.js'
 import type { DatasetStore } from '../data/store.js'
-import { at, type DatasetEntry, type Citation, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type TableFamily, type Bracket } from '../data/tables.js'
-import type { Runtime, Value } from '../model/types.js'
+import { at, type DatasetEntry, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type TableFamily, type Bracket } from '../data/tables.js'
+import type { Runtime, TableReadAt, TableValue, Value } from '../model/types.js'
 
-export interface ParameterRead {
-  id: string
-  effective_date: string
-  value?: string
-}
-
-export interface Step {
-  rule_set: string
-  step: string
-  label?: string
-  value: unknown
-  parameters: ParameterRead[]
-  citations: string[]
-}
+export type { ParameterRead, Step } from './trace.js'
 
 export interface Evaluated {
   result: Record<string, unknown>
@@ -68,9 +56,9 @@ export async function evaluate(
     data_as_of: collector.asOf || dataDateOf(catalog, rs),
     notes: collector.notes,
   }
-  if (collector.steps) {
-    out.explanation = collector.steps
-    out.result.explanation = collector.steps
+  if (collector.explanation) {
+    out.explanation = collector.explanation.steps
+    out.result.explanation = collector.explanation.steps
   }
   return out
 }
@@ -209,33 +197,14 @@ class Scope implements Runtime {
     if (this.parent) return this.parent.get(name)
     throw new EvaluationError(`${this.ev.rs.id}: '${name}' has no value`)
   }
-  parameter(entry: ParameterEntry): Scalar {
-    return this.ev.read(entry, entry.history).value
-  }
-  parameterAt(entry: ParameterEntry, date: string): Scalar {
-    return this.ev.readAt(entry, entry.history, date).value
-  }
-  lookupAt(entry: LookupEntry, date: string): Map<string, LookupRow> {
-    return this.ev.readAt(entry, entry.history, date).value
-  }
-  schedule(entry: ScheduleEntry): Bracket[] {
-    return this.ev.read(entry, entry.history).value
-  }
-  lookup(entry: LookupEntry): Map<string, LookupRow> {
-    return this.ev.read(entry, entry.history).value
-  }
-  series(entry: SeriesEntry, key: string): Dec {
-    this.ev.use(entry)
-    const v = entry.points.get(key)
-    if (!v) throw new EvaluationError(`${entry.id} has no point ${key}`)
-    const refs = entry.pointReferences.get(key)
-    if (refs) this.ev.collector.cite(refs)
-    return v
-  }
-  dataset(entry: DatasetEntry): DatasetStore {
-    this.ev.use(entry)
-    if (!entry.store) throw new EvaluationError(`${entry.id} has no store: the catalog was loaded without its data sets`)
-    return entry.store
+  read(entry: ParameterEntry, on?: TableReadAt): Scalar
+  read(entry: ScheduleEntry, on?: TableReadAt): Bracket[]
+  read(entry: LookupEntry, on?: TableReadAt): Map<string, LookupRow>
+  read(entry: SeriesEntry, on: { key: string }): Dec
+  read(entry: DatasetEntry): DatasetStore
+  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue
+  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue {
+    return this.ev.readTable(entry, on)
   }
   inForce(entry: TableEntry, date: string): boolean {
     if (entry.kind === 'series' || entry.kind === 'dataset') return true
@@ -248,7 +217,7 @@ class Scope implements Runtime {
     this.ev.use(entry)
     this.ev.collector.cite(dated.references)
     if (dated.unverified) this.ev.collector.note(`${entry.label}: ${dated.unverified}`)
-    this.ev.trace(entry, dated)
+    this.ev.collector.explanation?.read(entry, dated)
   }
   dataDate(asOf: string): void {
     if (asOf > this.ev.collector.asOf) this.ev.collector.asOf = asOf
@@ -301,6 +270,30 @@ class Evaluation {
     if (entry.as_of > this.collector.asOf) this.collector.asOf = entry.as_of
   }
 
+  /** Every table read of the evaluation, whatever the table's kind (Runtime `read`). */
+  readTable(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue {
+    switch (entry.kind) {
+      case 'series': {
+        this.use(entry)
+        const key = (on as { key: string }).key
+        const v = entry.points.get(key)
+        if (!v) throw new EvaluationError(`${entry.id} has no point ${key}`)
+        const refs = entry.pointReferences.get(key)
+        if (refs) this.collector.cite(refs)
+        return v
+      }
+      case 'dataset':
+        this.use(entry)
+        if (!entry.store) throw new EvaluationError(`${entry.id} has no store: the catalog was loaded without its data sets`)
+        return entry.store
+      default: {
+        const date = (on as TableReadAt | undefined)?.date
+        const history = entry.history as Dated<TableValue>[]
+        return (date === undefined ? this.read(entry, history) : this.readAt(entry, history, date)).value
+      }
+    }
+  }
+
   /** The value of a table on another date of the case (a date of birth), with its citation and caveats. */
   readAt<T>(entry: TableEntry, history: Dated<T>[], date: string): Dated<T> {
     const dated = at(history, date)
@@ -308,7 +301,7 @@ class Evaluation {
     this.use(entry)
     this.collector.cite(dated.references)
     if (dated.unverified) this.collector.note(`${entry.label}: ${dated.unverified}`)
-    this.trace(entry, dated)
+    this.collector.explanation?.read(entry, dated)
     return dated
   }
 
@@ -355,17 +348,11 @@ class Evaluation {
     return earliestCommonDate(reachable(this.rs, this.catalog.ruleSets, known))
   }
 
-  /** A read, in the explanation's step being computed (when one is). */
-  trace(entry: TableEntry, dated: Dated<unknown>) {
-    const frame = this.collector.frames[this.collector.frames.length - 1]
-    if (frame) frame.push({ id: entry.id, effective_date: dated.from, ...(isDec(dated.value) ? { value: dated.value.toString() } : {}) })
-  }
-
   /** The value of a table on the calculation date, with its citation, data date and caveats. */
   read<T>(entry: TableEntry, history: Dated<T>[]): Dated<T> {
     const known = this.readOnDate.get(entry) as Dated<T> | undefined
     if (known) {
-      if (this.collector.frames.length > 0) this.trace(entry, known)
+      this.collector.explanation?.read(entry, known)
       return known
     }
     if (!this.date) throw new EvaluationError(`${this.rs.id} reads ${entry.id} but declares no calculation date`)
@@ -389,8 +376,8 @@ class Evaluation {
   compute(node: Node, scope: Scope): Value {
     const c = this.collector
     c.tick()
-    const tracing = c.steps !== undefined && c.quiet === 0
-    if (tracing) c.frames.push([])
+    const trace = c.explanation?.recording ? c.explanation : undefined
+    trace?.open()
     let value: Value
     switch (node.kind) {
       case 'formula':
@@ -411,17 +398,8 @@ class Evaluation {
       value = round(value, node.round)
     }
     c.cite(node.references)
-    if (tracing) {
-      const parameters = c.frames.pop()!
-      this.step(node, value, parameters, node.references)
-    }
+    trace?.close(this.rs.id, node, value, node.references)
     return value
-  }
-
-  step(node: Node, value: Value, parameters: ParameterRead[], refs: Citation[]) {
-    const s: Step = { rule_set: this.rs.id, step: node.name, value: toJson(value), parameters, citations: refs.map((r) => r.title) }
-    if (node.label) s.label = node.label
-    this.collector.steps!.push(s)
   }
 
   /** Evaluate the nodes a scope evaluates first (decisions, calls, lists holding them), in order. */
@@ -441,13 +419,14 @@ class Evaluation {
 
   decide(node: Node, scope: Scope): Value {
     if (node.kind !== 'decision') throw new EvaluationError('not a decision')
-    if (this.collector.steps) this.collector.frames.push([])
+    const trace = this.collector.explanation
+    trace?.open()
     const facts: Record<string, Value> = {}
     for (const [f, e] of node.facts) facts[f] = e.run(scope)
     const { outcome, references } = node.decision.decide(facts)
     const refs = [...node.references, ...references]
     this.collector.cite(refs)
-    if (this.collector.steps) this.step(node, outcome, this.collector.frames.pop()!, refs)
+    trace?.close(this.rs.id, node, outcome, refs)
     return outcome
   }
 
@@ -503,24 +482,11 @@ class Evaluation {
     const out: Value[] = []
     const asSlot = node.as ? node.scope.slots.get(node.as) : undefined
     const carrySlots = node.carry.map((c) => node.scope.slots.get(c.name)!)
-    // An explanation shows the first and the last item in full and one summary step for those
-    // between: a 97 × 97 grid explains in a few hundred steps, not in hundreds of thousands.
-    const steps = this.collector.quiet === 0 ? this.collector.steps : undefined
-    let firstEnd = 0
-    let lastStart = 0
-    let summarised = 0
+    const explained = this.collector.explanation?.recording ? this.collector.explanation.items(this.rs.id, node) : undefined
     for (let i = 0; i < list.length; i++) {
       const item = list[i]!
       this.collector.tick()
-      if (steps) {
-        if (i === 1) firstEnd = steps.length
-        // The item before this one was neither the first nor, now, the last: its steps give way.
-        if (i >= 2) {
-          steps.length = lastStart
-          summarised++
-        }
-        lastStart = steps.length
-      }
+      explained?.item(i)
       let child: Scope
       if (asSlot !== undefined) {
         // The item and the carried values straight into their slots, the carried ones last as a
@@ -534,16 +500,7 @@ class Evaluation {
       if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
       for (const c of node.carry) carried[c.name] = c.next.run(child)
     }
-    if (steps && summarised > 0) {
-      steps.splice(firstEnd, 0, {
-        rule_set: this.rs.id,
-        step: node.name,
-        label: `${summarised} item(s) between the first and the last, not shown one by one`,
-        value: { items: out.length, summarised },
-        parameters: [],
-        citations: [],
-      })
-    }
+    explained?.end(out.length)
     return out
   }
 
@@ -562,7 +519,7 @@ class Evaluation {
     }
     const start = node.start.run(scope)
     if (!isDec(start)) throw new EvaluationError(`${this.rs.id}: '${node.name}' starts at ${describe(start)}`)
-    this.collector.quiet++
+    this.collector.explanation?.hush()
     let solution: Dec | undefined
     try {
       let x0 = start
@@ -586,7 +543,7 @@ class Evaluation {
         x = gx
       }
     } finally {
-      this.collector.quiet--
+      this.collector.explanation?.speak()
     }
     if (!solution) throw new EvaluationError(`${this.rs.id}: '${node.name}' did not converge in ${node.maxIterations} iterations`)
     // One last pass at the solution, traced, so the explanation shows the final figures.
