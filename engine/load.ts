@@ -15,7 +15,8 @@ import type { Currency } from './money.js'
 import { periodStarts } from './period.js'
 import { rounding, type Rounding } from './round.js'
 import { compileRuleSet, type RuleSet } from './ruleset.js'
-import { endpointSchema, ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema, type EndpointFile, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
+import { endpointSchema, ruleSetSchema, serviceSchema, sourcesSchema, tableEntrySchema, tablesSchema, type EndpointFile, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
+import { compileRegistry, emptyRegistry, resolveReferences, type SourcesFile } from './sources.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { openDatasets } from './data/store.js'
 import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from './tables.js'
@@ -37,6 +38,8 @@ export interface Catalog {
   endpoints: Endpoint[]
   /** The tables files of each folder as a family (tables.ts `buildFamilies`). */
   families?: Map<string, TableFamily>
+  /** What the rule check reports without refusing the load: an address the registry holds written out by hand. */
+  warnings?: Problem[]
 }
 
 export interface LoadOptions {
@@ -88,6 +91,7 @@ function describeAjv(e: ErrorObject): string {
     case 'enum':
       return `${where}must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
     case 'anyOf':
+      if (/\/(reference|source)(\/\d+)?$/.test(e.instancePath)) return `${where}must be a source key, { source, section }, { title, href }, or a list of these`
       return `${where}must be a string such as "0.16" or "15_000_000" (a bare YAML number would be a binary float), or text, or true/false`
     case 'pattern':
       return `${where}${e.message ?? 'bad format'} (write amounts as strings such as "15_000_000", "0.16" or "2/37")`
@@ -126,6 +130,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
     rule_set: ajv.compile(ruleSetSchema),
     endpoint: ajv.compile<EndpointFile>(endpointSchema),
     service: ajv.compile<ServiceFile>(serviceSchema),
+    sources: ajv.compile<SourcesFile>(sourcesSchema),
   }
   const problems: Problem[] = []
   const rel = (f: string) => relative(process.cwd(), f) || f
@@ -158,9 +163,19 @@ export function loadCatalog(options: LoadOptions): Catalog {
     return true
   }
 
+  // The registry of sources comes first: tables and rules name its entries by key.
+  const warnings: Problem[] = []
+  const sourcesFile = join(options.tablesDir, 'sources.yaml')
+  let registry = emptyRegistry()
+  const sourcesSource = existsSync(sourcesFile) ? read(sourcesFile) : undefined
+  if (sourcesSource && validate(sourcesSource, validators.sources, problems, [], sourcesSource.data) && stamped(sourcesSource)) {
+    registry = compileRegistry(sourcesSource, sourcesSource.data, problems)
+  }
+
   const tables = new Map<string, TableEntry>()
   const tableSources = new Map<TableEntry, SourceFile>()
   for (const file of yamlFiles(options.tablesDir)) {
+    if (file === sourcesFile) continue
     const source = read(file)
     if (!source) continue
     const data = source.data
@@ -168,6 +183,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
     const fileId = idOf(options.tablesDir, file)
     for (const [name, raw] of Object.entries(data.tables)) {
       if (!validate(source, validators.table_entry, problems, ['tables', name], raw)) continue
+      resolveReferences(source, ['tables', name], raw, registry, problems, warnings)
       const entry = compileEntry(source, fileId, name, raw, data.as_of, problems)
       if (tables.has(entry.id)) problems.push(source.problem(['tables', name], `duplicate table id ${entry.id}`))
       tables.set(entry.id, entry)
@@ -211,6 +227,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
       continue
     }
     if (!validate(source, validators.rule_set, problems, [], source.data) || !stamped(source)) continue
+    resolveReferences(source, [], source.data, registry, problems, warnings)
     const id = idOf(options.rulesDir, file)
     if (ruleSources.has(id)) problems.push(source.problem([], `duplicate rule set id ${id}`))
     else ruleSources.set(id, source)
@@ -296,7 +313,7 @@ export function loadCatalog(options: LoadOptions): Catalog {
   // The formulas this load parsed are kept for the next process (engine/formula-cache.ts).
   saveFormulas()
   if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
-  return { service, ruleSets, tables, endpoints, families }
+  return { service, ruleSets, tables, endpoints, families, warnings: dedupe(warnings) }
 }
 
 function locate(source: { file: string }, path: PathSegment[], message: string): Problem {
