@@ -310,6 +310,10 @@ export function loadCatalog(options: LoadOptions): Catalog {
     if (rs && endpoint.years) coverage(rs, endpoint, ruleSets, tableSources, problems)
   }
 
+  if (sourcesSource) {
+    for (const key of registry.sources.keys()) if (!registry.used.has(key)) warnings.push(sourcesSource.problem(['sources', key], `source ${key} is cited by no rule or table`))
+  }
+
   // The formulas this load parsed are kept for the next process (engine/formula-cache.ts).
   saveFormulas()
   if (problems.length > 0) throw new RuleLoadError(dedupe(problems))

@@ -27,9 +27,11 @@ export interface Registry {
   byAddress: Map<string, string>
   /** Where the registry was read from, as problems name it. */
   file?: string
+  /** The keys some reference named: a key no one names is a warning, so the registry holds only what is cited. */
+  used: Set<string>
 }
 
-export const emptyRegistry = (): Registry => ({ sources: new Map(), byAddress: new Map() })
+export const emptyRegistry = (): Registry => ({ sources: new Map(), byAddress: new Map(), used: new Set() })
 
 /**
  * An address as compared for sameness: scheme and host in lower case, http as https, and no
@@ -88,6 +90,7 @@ export function resolveReferences(source: SourceFile, at: PathSegment[], node: u
         problems.push(source.problem(path, unknownKey(value, registry)))
         return value
       }
+      registry.used.add(value)
       return { title: found.title, href: found.href }
     }
     if (value === null || typeof value !== 'object') return value
@@ -102,6 +105,7 @@ export function resolveReferences(source: SourceFile, at: PathSegment[], node: u
       problems.push(source.problem([...path, 'source'], unknownKey(c.source, registry)))
       return value
     }
+    registry.used.add(c.source)
     const title = c.title ?? (c.section === undefined ? found.title : pinpointed(found.title, c.section))
     return { title, href: found.href, ...(c.note === undefined ? {} : { note: c.note }) }
   }

@@ -48,6 +48,18 @@ test('a key gives the title and address written in the registry, a pinpoint adde
   }
 })
 
+test('a source no rule or table cites is warned of', () => {
+  const { dir } = fixtureWith(undefined)
+  const cwd = process.cwd()
+  process.chdir(dir)
+  try {
+    const catalog = loadCatalog({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
+    assert.equal((catalog.warnings ?? []).map(formatProblem), ['tables/sources.yaml:6:5: source demo_act is cited by no rule or table'])
+  } finally {
+    process.chdir(cwd)
+  }
+})
+
 test('addresses are compared after trivial normalisation: scheme, host case, trailing slash', () => {
   assert.is(address('http://WWW.Example.org/a/'), 'https://www.example.org/a')
   assert.is(address('https://www.example.org/a/#b'), 'https://www.example.org/a#b')
