@@ -38,7 +38,7 @@ export interface Catalog {
   endpoints: Endpoint[]
   /** The tables files of each folder as a family (tables.ts `buildFamilies`). */
   families?: Map<string, TableFamily>
-  /** What the rule check reports without refusing the load: an address the registry holds written out by hand. */
+  /** What the rule check reports without refusing the load: an address the registry of sources holds written out by hand, a source no one cites. */
   warnings?: Problem[]
 }
 
