@@ -2,11 +2,11 @@
 // one address has one key; an unknown key is refused where it is written.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { formatProblem, loadCatalog } from '../../engine/index.js'
-import { address } from '../../engine/sources.js'
+import { formatProblem, loadCatalog } from '../../service/index.js'
+import { address } from '../../engine/load/sources.js'
 import { fixtureWith, loadProblems } from '../helpers.js'
 
-const test = suite('engine/sources: the registry of sources')
+const test = suite('engine/load/sources: the registry of sources')
 
 function problems(name: string, target: string): string[] {
   return loadProblems(fixtureWith(name, target).dir)
