@@ -1,4 +1,5 @@
-// The library's registry: own names only, each function documented for analysts in RULES.md.
+// The library's registry: own names only, each function documented for analysts in docs/functions.md
+// (generated from the registry by npm run docs; test/tools/docs.test.ts checks it is current).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -12,11 +13,11 @@ test('a name of the prototype is no function', () => {
   for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) assert.is(libraryFunction(name), undefined, name)
 })
 
-test('every function is in one family, and RULES.md documents each in its table', () => {
-  const rules = readFileSync(join(ROOT, 'RULES.md'), 'utf8')
+test('every function is in one family, and docs/functions.md documents each in its table', () => {
+  const rules = readFileSync(join(ROOT, 'docs', 'functions.md'), 'utf8')
   const names = Object.values(FAMILIES).flatMap((f) => Object.keys(f))
   assert.equal([...names].sort(), functionNames())
-  for (const name of names) assert.ok(rules.includes(`| \`${name}\` |`), `RULES.md has no row for ${name}()`)
+  for (const name of names) assert.ok(rules.includes(`| \`${name}\` |`), `docs/functions.md has no row for ${name}()`)
 })
 
 test('every function says what it returns and declares its arguments', () => {
