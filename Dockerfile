@@ -46,6 +46,8 @@ COPY --from=build /app/dist/tools dist/tools
 COPY rules rules
 COPY endpoints endpoints
 COPY tables tables
+# The endpoint reference: GET /docs/api/<suite>.md, and the recorded answers OpenAPI shows as examples.
+COPY docs/api docs/api
 # The file key store (used when DATABASE_URL is not set) lives in /data: mount a volume there.
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -1,11 +1,14 @@
 /**
  * @module The documentation page at GET /docs: Swagger UI rendering /openapi.json, served from the
- * installed swagger-ui-dist package (the service may run with no internet, so nothing from a CDN).
+ * installed swagger-ui-dist package (the service may run with no internet, so nothing from a CDN);
+ * and the generated reference pages of docs/api/ at GET /docs/api/<suite>.md, which each operation
+ * links to (OpenAPI `externalDocs`).
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type Router from '@koa/router'
+import { ROOT } from '../service/project/paths.js'
 
 const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 
@@ -45,8 +48,20 @@ const INIT = `window.ui = SwaggerUIBundle({
 })
 `
 
+/** The reference pages, by file name: only the Markdown files docs/api/ holds at start are served. */
+const API_DIR = join(ROOT, 'docs', 'api')
+const PAGES = new Set(existsSync(API_DIR) ? readdirSync(API_DIR).filter((f) => f.endsWith('.md')) : [])
+
 export function docsRoutes(router: Router): void {
   const cache = new Map<string, Buffer>()
+  // As plain text, which every browser shows in place (Markdown is read as written).
+  router.get('/docs/api/:page', (ctx, next) => {
+    const name = String(ctx.params.page)
+    if (!PAGES.has(name)) return next()
+    ctx.type = 'text/plain; charset=utf-8'
+    ctx.set('X-Content-Type-Options', 'nosniff')
+    ctx.body = readFileSync(join(API_DIR, name))
+  })
   router.get('/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8'
     ctx.body = PAGE

@@ -5,6 +5,7 @@
  */
 import type { Catalog, Endpoint } from '../service/index.js'
 import { agentDescription, bodyLimitText, catalogDataAsOf, envelopeSchema, errorSchema, pathOperations, serviceVersion } from './contract.js'
+import { recordedAnswer } from './examples.js'
 
 type Schema = Record<string, unknown>
 
@@ -40,6 +41,8 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
     // The manifest's own body limit, where it raises the service's (a larger body is a 413).
     ...(endpoint.body_limit ? { 'x-body-limit': endpoint.body_limit } : {}),
     tags: [tagOf(catalog, endpoint)],
+    // The suite's reference page (docs/api/, served by the docs routes): fields, example and answer.
+    externalDocs: { description: `Reference: fields, example request and its answer (docs/api/${endpoint.suite}.md)`, url: `/docs/api/${endpoint.suite}.md` },
     summary: endpoint.summary + which,
     description:
       agentDescription(endpoint) +
@@ -60,7 +63,7 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
       content: { 'application/json': { schema: ref(`${endpoint.operation_id}_request`), ...(endpoint.example ? { example: endpoint.example } : {}) } },
     },
     responses: {
-      '200': { description: 'The answer, in the envelope.', content: json(ref(`${endpoint.operation_id}_response`)) },
+      '200': answered(endpoint),
       '400': { $ref: '#/components/responses/BadRequest' },
       '401': { $ref: '#/components/responses/Unauthorized' },
       '413': { $ref: '#/components/responses/PayloadTooLarge' },
@@ -68,6 +71,19 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
       '429': { $ref: '#/components/responses/TooManyRequests' },
       '503': { $ref: '#/components/responses/ServiceUnavailable' },
     },
+  }
+}
+
+/**
+ * The 200 response, its example the service's real answer to the example request as `npm run docs`
+ * recorded it (service/examples.ts): the answer the reference page under docs/api/ shows too.
+ */
+function answered(endpoint: Endpoint) {
+  const recorded = recordedAnswer(endpoint)
+  const cut = recorded?.cuts.length ? ` Cut for this example (the service answers them whole): ${recorded.cuts.join('; ')}.` : ''
+  return {
+    description: recorded ? `The answer, in the envelope. The example is the service's answer to the example request.${cut}` : 'The answer, in the envelope.',
+    content: { 'application/json': { schema: ref(`${endpoint.operation_id}_response`), ...(recorded ? { example: recorded.answer } : {}) } },
   }
 }
 
