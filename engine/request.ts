@@ -7,7 +7,7 @@
  * as the caller wrote it (`beneficiaries[0].relationship`).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { distance } from 'fastest-levenshtein'
+import { distance } from 'fuzzball'
 import { combinedCode, InputError, type FieldProblem, type Problem } from './errors.js'
 import type { Currency } from './money.js'
 import type { Period } from './period.js'
@@ -259,6 +259,9 @@ function schemaAt(schema: Record<string, unknown>, instancePath: string): Record
   return at as Record<string, unknown> | undefined
 }
 
+/** Field names compared as written: fuzzball's default full_process would rewrite them (lower case, punctuation as spaces). */
+const AS_WRITTEN = { full_process: false }
+
 /**
  * What an unknown field was probably meant to be: a field of the same object whose name is a slip
  * away (`year` for `tax_year`, `gros_estate`), or the same name one level down (`marital_deduction`
@@ -272,7 +275,7 @@ export function suggestion(unknown: string, object: Record<string, unknown> | un
   }
   const names = Object.keys(properties)
   const near = names
-    .map((n) => ({ n, d: distance(unknown, n), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) }))
+    .map((n) => ({ n, d: distance(unknown, n, AS_WRITTEN), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) }))
     .filter((x) => x.part || x.d <= Math.max(2, Math.floor(unknown.length / 3)))
     .sort((a, b) => a.d - b.d)
   return near.length > 0 ? `did you mean ${near.slice(0, 2).map((x) => x.n).join(' or ')}?` : undefined
