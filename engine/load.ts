@@ -27,7 +27,7 @@ import { libraryFunction } from './functions/index.js'
 import type { ValueType } from './functions/spec.js'
 import { typeRuleSet } from './typing.js'
 
-/** rules/service.yaml: the formula version, tier, currencies, roundings and work limits. */
+/** rules/service.yaml: the formula version, tier, suites, currencies, roundings and work limits. */
 export type Service = ServiceFile
 
 export interface Catalog {

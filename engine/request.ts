@@ -80,7 +80,6 @@ export type Endpoint = RequestContract & Publication
 // Compiled validators are cached on disk by content (engine/validator-cache.ts): a cold start evaluates them.
 const requestAjv = schemaCompiler({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false }, ['date'])
 
-/** Compile one validated manifest, checking its rule set and its schema. @api private */
 /**
  * Every result may carry the service's own fields, whatever the endpoint: `notes` (the rule set's notes,
  * among them each unverified figure), with ?explain=true `explanation`, and `currency` in an endpoint that
@@ -132,6 +131,7 @@ function withEnvelopeFields(response: unknown, currency: Currency, standard: Cur
   return { ...response, properties: { ...props, ...Object.fromEntries(missing) } }
 }
 
+/** Compile one validated manifest, checking its rule set and its schema. @api private */
 export function compileRequest(
   source: SourceFile,
   raw: EndpointFile,

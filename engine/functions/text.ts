@@ -17,7 +17,6 @@ import { chargeChars, describe, integer, list, text } from './values.js'
 /** Compiled patterns by source: each is compiled once per process. */
 const PATTERNS = new Map<string, RE2>()
 
-/** The compiled pattern, or the reason it does not compile. */
 /** A pattern written out in a formula (the second argument) is compiled at load, so a bad one is a load error. */
 function checkPatternLiteral(index: number, value: unknown): string | undefined {
   if (index !== 1 || typeof value !== 'string') return undefined
@@ -25,6 +24,7 @@ function checkPatternLiteral(index: number, value: unknown): string | undefined 
   return typeof p === 'string' ? p : undefined
 }
 
+/** The compiled pattern, or the reason it does not compile. */
 function pattern(source: string): RE2 | string {
   const known = PATTERNS.get(source)
   if (known) return known
