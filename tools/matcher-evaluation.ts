@@ -15,12 +15,12 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parse } from 'csv-parse/sync'
-import { Dec } from '../engine/decimal.js'
-import { compileExpression } from '../engine/expression.js'
-import { loadCatalog } from '../engine/load.js'
-import { ROOT } from '../engine/project/paths.js'
-import type { LookupEntry, ParameterEntry, TableEntry } from '../engine/tables.js'
-import type { Runtime, Value } from '../engine/types.js'
+import { Dec } from '../engine/values/decimal.js'
+import { compileExpression } from '../engine/compile/expression.js'
+import { loadCatalog } from '../service/index.js'
+import { ROOT } from '../service/project/paths.js'
+import type { LookupEntry, ParameterEntry, TableEntry } from '../engine/data/tables.js'
+import type { Runtime, Value } from '../engine/model/types.js'
 
 export const PAIRS_FILE = join('test', 'fixtures', 'matching', 'labelled_pairs.csv')
 export const BLOCK_START = '<!-- matcher-evaluation:start -->'
@@ -88,7 +88,7 @@ function matcher(words: LookupEntry): (a: string, b: string) => Dec {
     const values: Record<string, Value> = { a, b }
     const rt = {
       get: (n: string) => values[n]!,
-      lookup: (e: TableEntry) => (e.kind === 'lookup' ? e.history[e.history.length - 1]!.value : new Map()),
+      read: (e: TableEntry) => (e.kind === 'lookup' ? e.history[e.history.length - 1]!.value : new Map()),
     } as unknown as Runtime
     const v = expr.run(rt)
     if (!(v instanceof Dec)) throw new Error(`entity_match gave no confidence for ${a} / ${b}`)
