@@ -18,6 +18,12 @@ test('a YAML syntax error is reported where it stands', () => {
   assert.equal(problems('syntax-error', 'rules/demo/flat.yaml')[0], 'rules/demo/flat.yaml:7:1: Flow map in block collection must be sufficiently indented and end with a }')
 })
 
+test('one slip in a table file\'s YAML is one problem, not one per rule that reads its tables', () => {
+  const found = problems('table-syntax-slip', 'tables/demo/flat.yaml')
+  assert.is(found.length, 1, found.join('\n'))
+  assert.match(found[0]!, /^tables\/demo\/flat\.yaml:\d+:\d+: /)
+})
+
 test('an unknown name is reported where it stands in its formula, not at the formula\'s start', () => {
   assert.equal(problems('unknown-name', 'rules/demo/flat.yaml'), ["rules/demo/flat.yaml:11:30: unknown name 'exemptoin'"])
 })
