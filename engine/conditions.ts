@@ -1,14 +1,14 @@
 /**
- * @module Condition trees of decisions and checks, compiled at load to synchronous tests.
+ * @module Condition trees of decisions, compiled at load to synchronous tests.
  *
- * A rule set writes its decisions and checks as json-rules-engine conditions. Running them through
- * json-rules-engine costs tens of microseconds a run (measured: 17 µs for New York's three-rule
- * decision, 40 µs for the state dispatcher's nine checks; promises per condition, a deep clone of the
- * conditions for each result, an event emitter, a fact cache keyed by hashing), and a request pays it
- * once per decision and per check stage of every rule set it reaches: a QTIP search reaches hundreds.
- * Compiled here to plain closures, the same tree costs well under a microsecond, and the evaluation
- * needs no promise at all. decide.ts still builds each json-rules-engine Engine once at load, to validate the
- * rules with its own messages and as the reference a test holds these closures to.
+ * An analyst writes a decision rule's condition as a formula (`when:`); condition-tree.ts turns it
+ * into a json-rules-engine condition tree, and this file compiles that tree to a plain closure.
+ * Running the tree through json-rules-engine costs tens of microseconds a run (measured: 17 µs for
+ * New York's three-rule decision; promises per condition, a deep clone of the conditions for each
+ * result, an event emitter, a fact cache keyed by hashing), and a request pays it once per decision
+ * of every rule set it reaches: a QTIP search reaches hundreds. Compiled here, the same tree costs
+ * well under a microsecond and needs no promise. No json-rules-engine Engine runs in production:
+ * decide.ts builds one only when a test asks for it, as the reference these closures are held to.
  *
  * The semantics are json-rules-engine 7's, including the corners:
  * - `all` and `any` of no conditions are both true; `not` holds one condition;
@@ -20,8 +20,8 @@
  * - `contains` and `doesNotContain` are false unless the fact is a list; `in`, `notIn` call the
  *   value's indexOf as the engine does; `equal`, `notEqual` compare with === and !==;
  * - the decimal operators compare exact decimals and throw on anything that is not an amount.
- * What the engine offers beyond that (named shared conditions, `path` into a fact) has no use here,
- * and a condition that writes it is refused at load rather than run differently.
+ * What the engine offers beyond that (named shared conditions, `path` into a fact) condition-tree.ts
+ * never writes; a tree given here with it is refused rather than run differently.
  */
 import { Dec, compare, isDec, isExactText, parseExact } from './decimal.js'
 import { EvaluationError } from './errors.js'
@@ -158,7 +158,7 @@ function leaf(c: Raw): Test {
   if (builtin) return (facts) => builtin(left(facts), right(facts))
   const holds = DECIMAL_COMPARISONS[operator]
   if (!holds) {
-    // ruleset.ts reports the unknown operator at load; the engine would fail here when run.
+    // compile/compiler.ts reports the unknown operator at load; the engine would fail here when run.
     return () => {
       throw new EvaluationError(`Unknown operator: ${operator}`)
     }

@@ -78,6 +78,10 @@ test("a decision rule that compares a computed value is refused at that value, s
   ])
 })
 
+test("a decision rule's condition must be true or false, as a check's must", () => {
+  assert.equal(problems('condition-not-boolean', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:21:18: the condition of a decision rule must be true or false, not an amount'])
+})
+
 test('a decision rule written as a json-rules-engine tree is refused: conditions are written as `when` expressions', () => {
   assert.equal(problems('condition-tree-form', 'rules/demo/flat.yaml').slice(0, 2), [
     "rules/demo/flat.yaml:22:11: formulas.sign.decision.rules.0: missing required key 'when'",
