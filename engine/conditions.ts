@@ -19,12 +19,14 @@
  * - a condition's `value` may be `{ fact: name }`, read like the left-hand side;
  * - `contains` and `doesNotContain` are false unless the fact is a list; `in`, `notIn` call the
  *   value's indexOf as the engine does; `equal`, `notEqual` compare with === and !==;
- * - the decimal operators compare exact decimals and throw on anything that is not an amount.
+ * - the decimal operators compare exact decimals, or two ISO dates in date order, and throw on
+ *   anything else.
  * What the engine offers beyond that (named shared conditions, `path` into a fact) condition-tree.ts
  * never writes; a tree given here with it is refused rather than run differently.
  */
 import { Dec, compare, isDec, isExactText, parseExact } from './decimal.js'
 import { EvaluationError } from './errors.js'
+import { isDate } from './functions/values.js'
 import type { Value } from './types.js'
 
 /** The values of the facts a condition tree reads, by the name the condition gives them. */
@@ -36,14 +38,18 @@ export type Test = (facts: Facts) => boolean
 type Compare = (a: unknown, b: unknown) => boolean
 
 /** As decimal.js's lt, lte, gt, gte and eq answer from cmp (NaN compares false, so neq is true). */
-const DECIMAL_COMPARISONS: Record<string, (a: Dec, b: Dec) => boolean> = {
-  lt: (a, b) => compare(a, b) < 0,
-  lte: (a, b) => compare(a, b) < 1,
-  gt: (a, b) => compare(a, b) > 0,
-  gte: (a, b) => compare(a, b) >= 0,
-  eq: (a, b) => compare(a, b) === 0,
-  neq: (a, b) => compare(a, b) !== 0,
+const ORDER: Record<string, (c: number) => boolean> = {
+  lt: (c) => c < 0,
+  lte: (c) => c < 1,
+  gt: (c) => c > 0,
+  gte: (c) => c >= 0,
+  eq: (c) => c === 0,
+  neq: (c) => c !== 0,
 }
+
+const DECIMAL_COMPARISONS: Record<string, (a: Dec, b: Dec) => boolean> = Object.fromEntries(
+  Object.entries(ORDER).map(([name, holds]) => [name, (a: Dec, b: Dec) => holds(compare(a, b))]),
+)
 
 /** An amount as a condition may give it: a decimal, exact text ("0.16", "15_000_000") or a number. */
 export function toDec(v: unknown): Dec | undefined {
@@ -56,7 +62,10 @@ export function toDec(v: unknown): Dec | undefined {
 /** A decimal operator as json-rules-engine's addOperator takes it (decide.ts registers these). */
 export function decimalOperator(name: string): Compare {
   const holds = DECIMAL_COMPARISONS[name]!
+  const ordered = ORDER[name]!
   return (a, b) => {
+    // Two ISO dates compare in date order, as a formula's `<` compares them (YYYY-MM-DD sorts as text).
+    if (typeof a === 'string' && typeof b === 'string' && isDate(a) && isDate(b)) return ordered(a < b ? -1 : a > b ? 1 : 0)
     const x = toDec(a)
     const y = toDec(b)
     if (!x || !y) throw new EvaluationError(`operator ${name} compares amounts, got ${String(a)} and ${String(b)}`)

@@ -6,8 +6,9 @@
  * new_york_taxable_estate <= cliff_amount`, not `{ all: [{ fact, operator, value }] }`. The parts map
  * one to one: `&&` is `all`, `||` is `any`, `!` is `not`; a comparison of a name with a value or with
  * another name is a `{ fact, operator, value }` leaf; `contains([...], name)` is `in` and
- * `contains(name, value)` is `contains`; a bare name is `name == true`. Amounts compare with the
- * decimal operators (`lt lte gt gte eq neq`), text and true/false with `equal` and `notEqual`.
+ * `contains(name, value)` is `contains`; a bare name is `name == true`. Amounts (and dates, in
+ * order) compare with the decimal operators (`lt lte gt gte eq neq`), text and true/false with
+ * `equal` and `notEqual`.
  *
  * A leaf compares with ===, where a formula's `==` compares two amounts by value. So what the tree
  * would decide differently from the same text as a formula is refused here, with what to write
@@ -128,7 +129,8 @@ function comparison(node: Node): Condition {
   const { value, amount } = literal(right)
   const ordered = ORDER[op]
   if (ordered) {
-    if (!amount) throw new CompileError(`${op} compares amounts, not ${String(right.raw)}; compare a date or a text with == or != (or give the comparison a name under formulas:)`, 0, right)
+    // A written text is a date here (the type check holds it to one): the operators order two dates.
+    if (!amount && typeof value !== 'string') throw new CompileError(`${op} compares amounts or dates, not ${String(right.raw)}`, 0, right)
     return { fact: name, operator: ordered, value }
   }
   if (amount) return { fact: name, operator: op === '==' ? 'eq' : 'neq', value }

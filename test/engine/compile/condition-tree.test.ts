@@ -23,6 +23,11 @@ test('each comparison with a written amount is a decimal operator, its value the
   assert.equal(leaf('a != 5'), { fact: 'a', operator: 'neq', value: '5' })
 })
 
+test('a date is ordered against a written date or another date, as a formula orders it', () => {
+  assert.equal(leaf("born < '2026-01-01'"), { fact: 'born', operator: 'lt', value: '2026-01-01' })
+  assert.equal(leaf('born >= died'), { fact: 'born', operator: 'gte', value: { fact: 'died' } })
+})
+
 test('a written value on the left is moved right, the comparison mirrored', () => {
   assert.equal(leaf('0 < a'), { fact: 'a', operator: 'gt', value: '0' })
   assert.equal(leaf("'spouse' == a"), { fact: 'a', operator: 'equal', value: 'spouse' })
@@ -76,7 +81,7 @@ test('what a tree would decide otherwise than the formula is refused where it st
     '== between two names cannot tell amounts (compared by value) from text; compare amounts with <= and >=, or give the comparison a name of its own under formulas: and write that name',
     0,
   ])
-  assert.equal(refusal("day < '2026-01-01'"), ["< compares amounts, not '2026-01-01'; compare a date or a text with == or != (or give the comparison a name under formulas:)", 6])
+  assert.equal(refusal('a < true'), ['< compares amounts or dates, not true', 4])
   assert.equal(refusal('contains([1, 2], a)'), ['a list in a condition holds written texts, true or false (an amount is compared by value: write x == 1 || x == 2)', 10])
   assert.equal(refusal('contains(names, other)'), ['contains() on a list name looks for a written text, true or false; for anything else give the test a name of its own under formulas:', 16])
   assert.equal(refusal('1 < 2'), ['< compares two written values, which decides nothing; compare a name with a value', 0])
@@ -87,9 +92,9 @@ test('what a tree would decide otherwise than the formula is refused where it st
 // ---- Each tree decides as its text does as a formula, and as json-rules-engine does ----
 
 const FACTS: Record<string, Value>[] = [
-  { a: new Dec('0.3'), b: true, c: false, kind: 'x', names: ['spouse'], estate: new Dec('7350000'), cliff: new Dec('7350000') },
-  { a: new Dec('0.1').plus('0.2'), b: false, c: true, kind: 'estate', names: [], estate: new Dec('7350001'), cliff: new Dec('7350000') },
-  { a: new Dec('-2'), b: false, c: false, kind: 'charity', names: ['child', 'spouse'], estate: new Dec('0'), cliff: new Dec('7350000') },
+  { a: new Dec('0.3'), b: true, c: false, kind: 'x', names: ['spouse'], estate: new Dec('7350000'), cliff: new Dec('7350000'), born: '1950-02-28', died: '2026-01-01' },
+  { a: new Dec('0.1').plus('0.2'), b: false, c: true, kind: 'estate', names: [], estate: new Dec('7350001'), cliff: new Dec('7350000'), born: '2026-01-01', died: '2026-01-01' },
+  { a: new Dec('-2'), b: false, c: false, kind: 'charity', names: ['child', 'spouse'], estate: new Dec('0'), cliff: new Dec('7350000'), born: '2026-03-01', died: '2026-01-01' },
 ]
 const WHENS = [
   'a == 0.3',
@@ -100,6 +105,7 @@ const WHENS = [
   "contains(names, 'spouse') && estate <= cliff",
   '!(estate > cliff) || a >= 1',
   "kind != 'x' && !contains(['estate'], kind)",
+  "born < '2026-01-01' || born >= died && a <= 0.3",
 ]
 
 test('every tree decides as the same text does as a formula, and as json-rules-engine does', async () => {
