@@ -19,8 +19,8 @@
  * - a condition's `value` may be `{ fact: name }`, read like the left-hand side;
  * - `contains` and `doesNotContain` are false unless the fact is a list; `in`, `notIn` call the
  *   value's indexOf as the engine does; `equal`, `notEqual` compare with === and !==;
- * - the decimal operators compare exact decimals, or two ISO dates in date order, and throw on
- *   anything else.
+ * - the decimal operators compare exact decimals, or two ISO dates in date order (and `eq`, `neq`
+ *   a null as a formula's `==` does), and throw on anything else.
  * What the engine offers beyond that (named shared conditions, `path` into a fact) condition-tree.ts
  * never writes; a tree given here with it is refused rather than run differently.
  */
@@ -63,9 +63,12 @@ export function toDec(v: unknown): Dec | undefined {
 export function decimalOperator(name: string): Compare {
   const holds = DECIMAL_COMPARISONS[name]!
   const ordered = ORDER[name]!
+  const equality = name === 'eq' || name === 'neq'
   return (a, b) => {
     // Two ISO dates compare in date order, as a formula's `<` compares them (YYYY-MM-DD sorts as text).
     if (typeof a === 'string' && typeof b === 'string' && isDate(a) && isDate(b)) return ordered(a < b ? -1 : a > b ? 1 : 0)
+    // A figure that does not apply (null) equals nothing but null, as a formula's `==` answers.
+    if (equality && (a === null || b === null)) return ordered(a === b ? 0 : 1)
     const x = toDec(a)
     const y = toDec(b)
     if (!x || !y) throw new EvaluationError(`operator ${name} compares amounts, got ${String(a)} and ${String(b)}`)

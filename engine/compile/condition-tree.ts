@@ -15,7 +15,9 @@
  * instead: `==` between two names (the tree cannot tell amounts from text), an amount in a list, a
  * computed operand (give it a name in `formulas:`). The whole `when` is also type-checked as a
  * formula that must be true or false (typing.ts), so a bare name that is not true or false, or a
- * text compared with an amount, is a load error too.
+ * text compared with an amount, is a load error too. One difference stays: json-rules-engine runs
+ * every condition of a group, so a comparison that fails on its value (a null ordered) fails the
+ * rule even where `&&` would have stopped before it.
  */
 import type jsep from 'jsep'
 import { CompileError } from '../expression.js'

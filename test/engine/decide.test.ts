@@ -45,6 +45,13 @@ test('a decimal operator orders two ISO dates as a formula does', () => {
   assert.is(d.decide({ born: '2026-01-01' }).outcome, 'not before')
 })
 
+test('eq and neq answer a null (a figure that does not apply) as a formula does: equal to null only', () => {
+  const d = (operator: string) => new Decision('d', [{ conditions: { all: [{ fact: 'v', operator, value: '5' }] }, outcome: 'yes', references: [] }], 'no')
+  assert.is(d('eq').decide({ v: null }).outcome, 'no')
+  assert.is(d('neq').decide({ v: null }).outcome, 'yes')
+  assert.throws(() => d('lt').decide({ v: null }), /operator lt compares amounts, got null and 5/)
+})
+
 test('a decimal operator on something that is not an amount is an error', () => {
   const d = new Decision('d', [{ conditions: { all: [{ fact: 'v', operator: 'lt', value: '1' }] }, outcome: 'yes', references: [] }], 'no')
   assert.throws(() => d.decide({ v: 'text' }), /operator lt compares amounts, got text and 1/)
