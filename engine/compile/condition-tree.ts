@@ -1,6 +1,6 @@
 /**
  * @module A decision rule's `when`, written in the formula syntax, compiled to the json-rules-engine
- * condition tree that decides it (conditions.ts runs the tree; decide.ts holds it to the engine).
+ * condition tree that decides it (conditions.ts runs the tree; decisions.ts holds it to the engine).
  *
  * An analyst writes one language: `new_york_taxable_estate > basic_exclusion_amount &&
  * new_york_taxable_estate <= cliff_amount`, not `{ all: [{ fact, operator, value }] }`. The parts map
@@ -14,14 +14,14 @@
  * would decide differently from the same text as a formula is refused here, with what to write
  * instead: `==` between two names (the tree cannot tell amounts from text), an amount in a list, a
  * computed operand (give it a name in `formulas:`). The whole `when` is also type-checked as a
- * formula that must be true or false (typing.ts), so a bare name that is not true or false, or a
+ * formula that must be true or false (check/rule-set-types.ts), so a bare name that is not true or false, or a
  * text compared with an amount, is a load error too. One difference stays: json-rules-engine runs
  * every condition of a group, so a comparison that fails on its value (a null ordered) fails the
  * rule even where `&&` would have stopped before it.
  */
 import type jsep from 'jsep'
-import { CompileError } from '../expression.js'
-import { locate } from '../locate.js'
+import { CompileError } from './expression.js'
+import { locate } from '../load/locate.js'
 
 type Node = jsep.Expression
 
@@ -70,7 +70,7 @@ function condition(node: Node): Condition {
   if (node.type === 'BinaryExpression' && (node.operator as string) in MIRRORED) return comparison(node)
   if (node.type === 'CallExpression' && (node.callee as Node).type === 'Identifier' && (node.callee as Node).name === 'contains') return contains(node)
   if (node.type === 'Literal') throw new CompileError(`a rule whose condition is the value ${String(node.raw)} decides nothing; write what it holds for, and the decision's default for what it does not`, 0, node)
-  // A bare name: it holds when the value is true (typing.ts requires true or false).
+  // A bare name: it holds when the value is true (check/rule-set-types.ts requires true or false).
   return { fact: fact(node, 'a condition'), operator: 'equal', value: true }
 }
 

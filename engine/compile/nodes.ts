@@ -2,13 +2,13 @@
  * @module One named node of a rule set, by kind: a formula, a decision, a call of another rule set,
  * a list (`each`), a fixed point (`solve`); each compiled with the names it reads.
  */
-import { Decision, type DecisionRule } from '../decide.js'
-import { parseExact } from '../decimal.js'
-import { CompileError, type CompiledExpression, type NameResolver } from '../expression.js'
-import type { PathSegment } from '../source.js'
-import { toCitations, type TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
-import type { CallNode, EachNode, Node, NodeBase } from '../ruleset.js'
+import { Decision, type DecisionRule } from './decisions.js'
+import { parseExact } from '../values/decimal.js'
+import { CompileError, type CompiledExpression, type NameResolver } from './expression.js'
+import type { PathSegment } from '../load/source.js'
+import { toCitations, type TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
+import type { CallNode, EachNode, Node, NodeBase } from '../model/rule-set.js'
 import { compileAt, factsOf, type Compiler, type Raw } from './compiler.js'
 import { compileScope, scopeLayout } from './scope.js'
 import { template } from './outputs.js'
@@ -46,8 +46,8 @@ export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegm
     const rules: DecisionRule[] = []
     d.rules.forEach((r, i) => {
       const at = [...path, 'decision', 'rules', i, 'when']
-      // Compiled whole as a formula first: its names are checked where they stand, and typing.ts
-      // checks it is true or false; then written as the tree json-rules-engine decides.
+      // Compiled whole as a formula first: its names are checked where they stand, and
+      // check/rule-set-types.ts checks it is true or false; then written as the tree json-rules-engine decides.
       const when = compileAt(c, String(r.when), at, resolver)
       if (!when) return
       whens.push(when)

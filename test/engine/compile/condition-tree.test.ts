@@ -4,10 +4,10 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { conditionTree } from '../../../engine/compile/condition-tree.js'
-import { Decision } from '../../../engine/decide.js'
-import { Dec } from '../../../engine/decimal.js'
-import { CompileError, compileExpression } from '../../../engine/expression.js'
-import type { Runtime, Value } from '../../../engine/types.js'
+import { Decision } from '../../../engine/compile/decisions.js'
+import { Dec } from '../../../engine/values/decimal.js'
+import { CompileError, compileExpression } from '../../../engine/compile/expression.js'
+import type { Runtime, Value } from '../../../engine/model/types.js'
 
 const test = suite('engine/compile/condition-tree: conditionTree')
 const resolver = { hasValue: () => true, table: () => undefined }
