@@ -192,8 +192,6 @@ const rounding = {
   properties: { step: exact, mode: { enum: ['half_up', 'half_even', 'down', 'up'] } },
 } as const
 
-const condition: object = { type: 'object' } // json-rules-engine validates its own conditions at load
-
 const inputSpec: object = {
   type: 'object',
   required: ['type'],
@@ -226,9 +224,9 @@ const formulaNode: object = {
           minItems: 1,
           items: {
             type: 'object',
-            required: ['conditions', 'outcome'],
+            required: ['when', 'outcome'],
             additionalProperties: false,
-            properties: { conditions: condition, outcome: name, priority: { type: 'integer', minimum: 1 }, reference },
+            properties: { when: expression, outcome: name, priority: { type: 'integer', minimum: 1 }, reference },
           },
         },
         default: name,
