@@ -82,7 +82,8 @@ const NODE_TEXT: Record<string, string> = {
   formula: 'A named expression over inputs, tables and other formulas: `+ - * /`, comparisons, `&& || !`, `c ? a : b`, fields `a.b`, the functions below and the rule set\'s own. Order follows the dependencies; a cycle or an unknown name is a load error.',
   text: 'A declared text: one template (`{x}` prints a value, `{$x}` money), or a list of `{when, text}` of which the first that holds is the value (null when none does).',
   texts: 'Declared texts: the list of those `{when, text}` items whose `when` holds (an item without `when` always holds), each a template as a note is.',
-  decision: 'json-rules-engine rules, each naming an `outcome`; the first match by priority wins and two matching rules of the same priority are an error.',
+  decision:
+    'Rules, each a `when` formula and an `outcome` (`when: "estate > exclusion && estate <= cliff"`, `outcome: phase_out`), and a `default`; each `when` compiles to a json-rules-engine condition tree, and two matching rules of one priority are an error.',
   call: 'Evaluate another rule set (`rule_set: "estate.state.{state}"`, a `fallback` when none has that name) with inputs built here; `when` runs it only where a condition holds. The same call with the same inputs is evaluated once per request.',
   each: 'One result per item of a list (`over`), with values `carry`-ed from one item to the next and an `until` that stops after the first item where it holds.',
   solve: 'A fixed point: from `start`, compute `formulas` and `next` until two values are within `tolerance` (a tax deductible in its own base).',
@@ -105,12 +106,18 @@ const isSchema = (v: unknown): v is Schema => v !== null && typeof v === 'object
 function keysTable(schema: Schema, skip: string[] = []): string {
   const props = isSchema(schema.properties) ? schema.properties : {}
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
-  return table(
-    ['key', 'required', 'description'],
-    Object.entries(props)
-      .filter(([k]) => !skip.includes(k))
-      .map(([k, v]) => [code(k), required.has(k) ? 'yes' : '', isSchema(v) && typeof v.description === 'string' ? v.description : '']),
-  )
+  const rows = Object.entries(props)
+    .filter(([k]) => !skip.includes(k))
+    .flatMap(([k, v]) => {
+      const row = [code(k), required.has(k) ? 'yes' : '', isSchema(v) && typeof v.description === 'string' ? v.description : '']
+      // A list of records (a decision's rules) shows the keys of each item too.
+      const item = isSchema(v) && v.type === 'array' && isSchema(v.items) && isSchema(v.items.properties) ? v.items : undefined
+      if (!item) return [row]
+      const itemRequired = new Set(Array.isArray(item.required) ? (item.required as string[]) : [])
+      return [row, ...Object.entries(item.properties as Schema).map(([n, s]) => [code(`${k}[].${n}`), itemRequired.has(n) ? 'yes' : '', isSchema(s) && typeof s.description === 'string' ? s.description : ''])]
+    })
+  // A column with nothing in it says nothing: the schema describes few of its keys.
+  return rows.some((r) => r[2]) ? table(['key', 'required', 'description'], rows) : table(['key', 'required'], rows.map((r) => r.slice(0, 2)))
 }
 
 /** The schema at a rule-set schema reference (`#/$defs/formula`), or the schema itself. */
