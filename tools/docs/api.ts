@@ -13,7 +13,7 @@ import { code, generatedBy, table } from './markdown.js'
 type Schema = Record<string, unknown>
 
 /** The address the docs examples send to: `npm start`'s default. */
-const BASE = 'http://localhost:8080'
+const BASE = 'http://127.0.0.1:8080'
 /** An enum of more values than this is counted and its first few named (GET /schemas/… lists them all). */
 const ENUM_SHOWN = 8
 
