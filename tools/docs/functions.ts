@@ -77,11 +77,9 @@ const FAMILY_TEXT: Record<string, string> = {
   matching: 'Matching names with the thresholds of `tables/matching/entity.yaml`, so a threshold measured once means the same everywhere.',
 }
 
-/** What each kind of formula node does, in a sentence: the kinds are the schema's. */
+/** What each kind of formula node does, in a sentence, where its schema has no description: the kinds are the schema's. */
 const NODE_TEXT: Record<string, string> = {
   formula: 'A named expression over inputs, tables and other formulas: `+ - * /`, comparisons, `&& || !`, `c ? a : b`, fields `a.b`, the functions below and the rule set\'s own. Order follows the dependencies; a cycle or an unknown name is a load error.',
-  text: 'A declared text: one template (`{x}` prints a value, `{$x}` money), or a list of `{when, text}` of which the first that holds is the value (null when none does).',
-  texts: 'Declared texts: the list of those `{when, text}` items whose `when` holds (an item without `when` always holds), each a template as a note is.',
   decision:
     'Rules, each a `when` formula and an `outcome` (`when: "estate > exclusion && estate <= cliff"`, `outcome: phase_out`), and a `default`; each `when` compiles to a json-rules-engine condition tree, and two matching rules of one priority are an error.',
   call: 'Evaluate another rule set (`rule_set: "estate.state.{state}"`, a `fallback` when none has that name) with inputs built here; `when` runs it only where a condition holds. The same call with the same inputs is evaluated once per request.',
@@ -147,12 +145,12 @@ export function functionsDoc(): string {
   const shared = Object.keys(props).filter((k) => !kinds.includes(k))
   lines.push(`A formula is one of: ${kinds.map(code).join(', ')}. Any of them may carry ${shared.map(code).join(', ')}.`, '')
   for (const kind of kinds) {
-    const text = NODE_TEXT[kind]
-    if (!text) throw new Error(`tools/docs/functions.ts: the formula node kind ${kind} has no sentence in NODE_TEXT`)
-    lines.push(`### ${kind}`, '', text, '')
     const schema = resolved(props[kind])
+    // The schema's own description where it has one, else the sentence here.
+    const text = typeof schema.description === 'string' ? cell(schema.description) : NODE_TEXT[kind]
+    if (!text) throw new Error(`tools/docs/functions.ts: the formula node kind ${kind} has no description in the schema nor a sentence in NODE_TEXT`)
+    lines.push(`### ${kind}`, '', text, '')
     if (isSchema(schema.properties)) lines.push(keysTable(schema), '')
-    else if (typeof schema.description === 'string') lines.push(cell(schema.description), '')
   }
   lines.push('## Rule set sections', '')
   const sections = Object.entries(ruleSetSchema.properties as unknown as Record<string, unknown>).filter(([k]) => !['formula_version', 'kind', 'title', 'description', 'reference', 'formulas'].includes(k))
