@@ -142,6 +142,8 @@ export interface RuleSet {
   id: string
   /** The type of its result, as the load check worked it out from its outputs (typing.ts). */
   outputType?: ValueType
+  /** The type of each formula of its root scope, as the load check worked it out (typing.ts). */
+  formulaTypes?: Map<string, ValueType>
   /** The functions it declares (`functions:`), callable from its formulas like the library's. */
   functions: Map<string, FunctionSpec>
   file: string
