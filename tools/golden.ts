@@ -72,6 +72,9 @@ export interface Mismatch {
   actual: unknown
 }
 
+/** Absent, or a map (a YAML mapping). */
+const map = (v: unknown) => v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v))
+
 /**
  * Every golden file under `dir`, in path order; malformed ones are reported, not skipped. Endpoint
  * files are `files`, rule-set files `ruleSets`.
@@ -91,7 +94,6 @@ export function readGolden(dir: string, root: string): { files: GoldenFile[]; ru
           ruleSets.push({ file, rule_set: data.rule_set.replace(/\//g, '.'), cases: data.cases as RuleSetCase[] })
           const cases = data.cases as unknown[] as (Partial<RuleSetCase> | null)[]
           cases.forEach((c, i) => {
-            const map = (v: unknown) => v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v))
             if (!c || typeof c.name !== 'string' || typeof c.source !== 'string' || !map(c.input) || !map(c.given) || !map(c.expect) || (!c.expect && !c.expect_error)) {
               problems.push(`${file}: case ${i + 1} needs name, source, input (a map), expect (a map of names) or expect_error, and may have given (a map of formulas)`)
             }
