@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { isCollection, isScalar, parseDocument, Scalar, stringify, type Node } from 'yaml'
-import type { Catalog } from '../engine/index.js'
+import type { Catalog } from '../service/index.js'
 import { checkCase, runCase, type AnyGoldenFile, type GoldenCase, type Mismatch, type RuleSetCase } from './golden.js'
 
 /** One case whose expected values were rewritten, with what moved. */

@@ -6,10 +6,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { parse } from 'yaml'
-import { Dec, fromNumber, isDec, isExactText, parseExact, toNumber } from '../engine/decimal.js'
-import { answer, evaluate, InputError, type Catalog } from '../engine/index.js'
-import type { Template } from '../engine/ruleset.js'
-import type { Value } from '../engine/types.js'
+import { answer, evaluate, InputError, type Catalog } from '../service/index.js'
+import type { Template } from '../engine/model/rule-set.js'
+import type { Value } from '../engine/model/types.js'
+import { Dec, fromNumber, isDec, isExactText, parseExact, toNumber } from '../engine/values/decimal.js'
 
 /**
  * The catalog with its step budget and no clock backstop: a golden case is answered by its steps

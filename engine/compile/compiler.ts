@@ -3,15 +3,15 @@
  * and roundings; and the two helpers every part uses, compiling one expression where it stands and
  * reading an input's declaration. Problems are pushed with their `file:line:column`, never thrown.
  */
-import { OPERATORS, conditionFacts } from '../decide.js'
-import { isExactText, parseExact } from '../decimal.js'
+import { OPERATORS, conditionFacts } from './decisions.js'
+import { isExactText, parseExact } from '../values/decimal.js'
 import type { Problem } from '../errors.js'
-import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from '../expression.js'
-import type { Rounding } from '../round.js'
-import type { PathSegment, SourceFile } from '../source.js'
-import type { TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
-import type { CallNode, InputSpec, InputType } from '../ruleset.js'
+import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
+import type { Rounding } from '../values/round.js'
+import type { PathSegment, SourceFile } from '../load/source.js'
+import type { TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
+import type { CallNode, InputSpec, InputType } from '../model/rule-set.js'
 
 export interface Compiler {
   source: SourceFile

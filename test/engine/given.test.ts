@@ -3,11 +3,11 @@
 // touched, and a name or a value that does not fit is refused naming both.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate, EvaluationError, loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { evaluate, EvaluationError, loadLaw } from '../../engine/index.js'
+import { RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 
 const test = suite('engine/given')
-const catalog = loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
+const catalog = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
 const NY = { state: 'NY', tax_year: 2026 }
 
 async function refused(given: Record<string, unknown>): Promise<string> {
