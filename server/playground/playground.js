@@ -297,9 +297,12 @@ function citationLinks(envelope) {
 
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 })
 
-function scalarView(value) {
+// A year or an age is written as it is (2026, not 2,026).
+const PLAIN = /year|age|month|day|divisor|count|number|id$/i
+
+function scalarView(value, key = '') {
   if (value === null) return el('span', { class: 'null' }, 'null')
-  if (typeof value === 'number') return el('span', { class: 'number' }, numberFormat.format(value))
+  if (typeof value === 'number') return el('span', { class: 'number' }, PLAIN.test(key) ? String(value) : numberFormat.format(value))
   if (typeof value === 'boolean') return el('span', { class: 'boolean' }, String(value))
   return el('span', { class: 'text' }, String(value))
 }
@@ -307,21 +310,21 @@ function scalarView(value) {
 const isScalar = (v) => v === null || typeof v !== 'object'
 
 /** A figure: a scalar, a list, a table of a list of records, or a two-column table of a record. */
-function valueView(value) {
-  if (isScalar(value)) return scalarView(value)
+function valueView(value, key = '') {
+  if (isScalar(value)) return scalarView(value, key)
   if (Array.isArray(value)) {
     if (value.length === 0) return el('span', { class: 'null' }, '(none)')
-    if (value.every(isScalar)) return el('ul', { class: 'list' }, value.slice(0, MAX_ROWS).map((v) => el('li', {}, scalarView(v))), more(value.length))
+    if (value.every(isScalar)) return el('ul', { class: 'list' }, value.slice(0, MAX_ROWS).map((v) => el('li', {}, scalarView(v, key))), more(value.length))
     if (value.every((v) => v && typeof v === 'object' && !Array.isArray(v))) {
       const columns = [...new Set(value.flatMap((row) => Object.keys(row)))]
       return el('div', { class: 'scroll' }, el('table', { class: 'records' },
         el('thead', {}, el('tr', {}, columns.map((c) => el('th', {}, c)))),
-        el('tbody', {}, value.slice(0, MAX_ROWS).map((row) => el('tr', {}, columns.map((c) => el('td', {}, row[c] === undefined ? '' : isScalar(row[c]) ? scalarView(row[c]) : short(row[c]))))))),
+        el('tbody', {}, value.slice(0, MAX_ROWS).map((row) => el('tr', {}, columns.map((c) => el('td', {}, row[c] === undefined ? '' : isScalar(row[c]) ? scalarView(row[c], c) : short(row[c]))))))),
       more(value.length))
     }
     return el('pre', { class: 'raw' }, short(value))
   }
-  return el('table', { class: 'figures' }, el('tbody', {}, Object.entries(value).map(([k, v]) => el('tr', {}, el('th', { scope: 'row' }, k), el('td', {}, valueView(v))))))
+  return el('table', { class: 'figures' }, el('tbody', {}, Object.entries(value).map(([k, v]) => el('tr', {}, el('th', { scope: 'row' }, k), el('td', {}, valueView(v, k))))))
 }
 
 function more(count) {
