@@ -21,7 +21,7 @@ function el(tag, attributes = {}, ...children) {
     else if (name === 'class') node.className = value
     else node.setAttribute(name, value === true ? '' : String(value))
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
     node.append(child instanceof Node ? child : String(child))
   }
@@ -106,6 +106,12 @@ function choicesOf(schema) {
   })
 }
 
+/** A list field's schema with the allowed values of its items, which a manifest may declare in an `allOf` beside the field. */
+function withItemChoices(schema, name, field) {
+  const declared = [field, ...(schema.allOf ?? []).map((part) => part.properties?.[name])].map((f) => f?.items?.enum).find(Array.isArray)
+  return declared ? { ...field, itemChoices: declared } : field
+}
+
 /** The control of one top-level field: a select, an input or a JSON text area; and how to read it. */
 function fieldFor(name, schema, required, example) {
   const id = `field-${name}`
@@ -160,6 +166,7 @@ function fieldFor(name, schema, required, example) {
     el('label', { for: id }, el('code', {}, name), required ? el('span', { class: 'required', title: 'required' }, ' *') : null, el('span', { class: 'kind' }, ` ${kind}`)),
     control,
     schema.description ? el('p', { class: 'description' }, schema.description) : null,
+    schema.itemChoices ? el('p', { class: 'description' }, 'Each item one of: ', schema.itemChoices.map((c, i) => [i ? ', ' : '', el('code', {}, JSON.stringify(c))])) : null,
     el('p', { class: 'problem', hidden: true }))
   return { name, row, read }
 }
@@ -177,7 +184,7 @@ function showOperation(op) {
   const view = $('#operation-view')
   const properties = op.schema.properties ?? {}
   const required = new Set(op.schema.required ?? [])
-  const fields = Object.entries(properties).map(([name, schema]) => fieldFor(name, schema, required.has(name), op.example[name]))
+  const fields = Object.entries(properties).map(([name, schema]) => fieldFor(name, withItemChoices(op.schema, name, schema), required.has(name), op.example[name]))
   const explain = op.explain ? el('input', { type: 'checkbox', id: 'explain', checked: true }) : null
   const submit = el('button', { type: 'submit', id: 'submit' }, 'Calculate')
   const form = el('form', { id: 'request', 'data-operation': op.id, novalidate: true },

@@ -133,6 +133,9 @@ if (!existsSync(CHROMIUM)) {
       }
       assert.ok(fields.some((f) => f.described), `${op.id}: no field description shown`)
     }
+    // A list's allowed items, declared beside the field in the manifest, are shown with it.
+    await page.selectOption('#operation', 'list_upcoming_changes')
+    assert.match(await page.locator('.field[data-field="topics"]').innerText(), /Each item one of: "minimum_wage"/)
   })
 
   /** Pick an operation, set fields (a value per name, as typed), submit, and wait for the status line. */
