@@ -232,27 +232,36 @@ function markField(form, field, message) {
   return true
 }
 
-async function call(op, body, explain, form) {
-  const answer = $('#answer')
-  answer.replaceChildren(el('p', { class: 'status pending' }, `POST ${op.path}…`))
+/** POST a body to one of this service's paths with the pasted key; the answer parsed where it is JSON. */
+async function send(path, body, explain) {
   const headers = { 'content-type': 'application/json' }
   const key = currentKey()
   if (key) headers['x-api-key'] = key
-  let response
-  let payload
+  const response = await fetch(path + (explain ? '?explain=true' : ''), { method: 'POST', headers, body: JSON.stringify(body) })
+  const text = await response.text()
+  try {
+    return { response, payload: JSON.parse(text) }
+  } catch {
+    return { response, payload: text }
+  }
+}
+
+// Each call counts up: a chart still making calls for an older answer stops when a newer one is asked.
+let calls = 0
+
+async function call(op, body, explain, form) {
+  const answer = $('#answer')
+  const generation = ++calls
+  answer.replaceChildren(el('p', { class: 'status pending' }, `POST ${op.path}…`))
+  let sent
   const started = performance.now()
   try {
-    response = await fetch(op.path + (explain ? '?explain=true' : ''), { method: 'POST', headers, body: JSON.stringify(body) })
-    const text = await response.text()
-    try {
-      payload = JSON.parse(text)
-    } catch {
-      payload = text
-    }
+    sent = await send(op.path, body, explain)
   } catch (error) {
     answer.replaceChildren(el('p', { class: 'status error' }, `The call failed: ${error.message}`))
     return
   }
+  const { response, payload } = sent
   const ms = Math.round(performance.now() - started)
   const status = el('p', { class: `status ${response.ok ? 'ok' : 'error'}`, id: 'status', 'data-status': response.status }, `${response.status} ${response.statusText} · ${ms} ms`)
   if (!response.ok || typeof payload !== 'object' || payload === null || !payload.result) {
@@ -260,7 +269,7 @@ async function call(op, body, explain, form) {
     return
   }
   answer.replaceChildren(status, ...envelopeView(payload), rawView(payload))
-  drawChart(op, payload, answer)
+  drawChart({ op, body, current: () => generation === calls }, payload, answer)
 }
 
 function errorView(payload, status, form) {
@@ -389,9 +398,9 @@ const CHARTS = [
   { name: 'minimum-wage-timeline', finds: minimumWageTimeline },
 ]
 
-function drawChart(op, envelope, answer) {
+function drawChart(asked, envelope, answer) {
   for (const chart of CHARTS) {
-    const draw = chart.finds(envelope.result, op)
+    const draw = chart.finds(envelope.result, asked)
     if (!draw) continue
     const box = el('figure', { class: 'chart', id: 'chart', 'data-chart': chart.name })
     // The chart goes first: it is what a person looks at before the figures.
@@ -465,40 +474,65 @@ function markX(u, x, label) {
 }
 
 /**
- * The expected present value of every pair of claiming ages the search valued, as a heat map. The
- * pairs are in the explanation (explain=true), as the steps of the search: a list of
- * `{a, b, value}` (the person's and the spouse's claiming ages in months, and the value).
+ * The expected present value of the household's benefits for each pair of whole claiming years, as a
+ * heat map. The search's own surface (every pair of months it valued) is not in the answer, and the
+ * explanation shows only a summary of so long a list; so the page values the grid itself: one call per
+ * pair with both claiming ages fixed (`claimed_age_months`), four at a time. The ages are the schema's
+ * range (its minimum and maximum), a year apart; the first a month after the minimum, a month any
+ * claimant can choose.
  */
-function claimingHeatMap(result) {
-  if (result.best?.spouse_claim_age_months === undefined) return undefined
-  let pairs
-  for (const step of result.explanation ?? []) {
-    const v = step.value
-    if (Array.isArray(v) && v.length > (pairs?.length ?? 1) && v.every((p) => p && typeof p.a === 'number' && typeof p.b === 'number' && typeof p.value === 'number')) pairs = v
+function claimingHeatMap(result, { op, body, current }) {
+  const spouse = result.best?.spouse_claim_age_months
+  if (spouse === undefined || spouse === null || !body.spouse || !op?.schema) return undefined
+  const range = op.schema.properties?.person?.properties?.claimed_age_months
+  if (typeof range?.minimum !== 'number' || typeof range?.maximum !== 'number') return undefined
+  const ages = [range.minimum + 1]
+  for (let age = range.minimum + 12; age <= range.maximum; age += 12) ages.push(age)
+  const grid = ages.flatMap((a) => ages.map((b) => ({ a, b })))
+  return async (box) => {
+    const progress = el('p', { class: 'readout' }, `Valuing ${grid.length} pairs of claiming ages…`)
+    box.append(progress)
+    const pairs = []
+    let next = 0
+    const worker = async () => {
+      while (next < grid.length && current()) {
+        const { a, b } = grid[next++]
+        const { response, payload } = await send(op.path, { ...body, person: { ...body.person, claimed_age_months: a }, spouse: { ...body.spouse, claimed_age_months: b } }, false)
+        // A pair that cannot be claimed (an age already past on the calculation date) stays blank.
+        if (response.ok) pairs.push({ a, b, value: payload.result.best.expected_present_value })
+        progress.textContent = `Valuing pairs of claiming ages: ${pairs.length} of ${grid.length}…`
+      }
+    }
+    await Promise.all([worker(), worker(), worker(), worker()])
+    if (!current()) return
+    progress.remove()
+    if (!pairs.length) return caption(box, 'No pair of whole claiming years could be valued for these people.')
+    const top = pairs.reduce((x, y) => (y.value > x.value ? y : x))
+    heatMap(box, ages, pairs, top)
+    caption(box, `Each cell is one call with both claiming ages fixed; the best of these (outlined) is the person at ${years(top.a)} and the spouse at ${years(top.b)}: ${money(top.value)}. The search by month found the person at ${years(result.best.person_claim_age_months)} and the spouse at ${years(spouse)}: ${money(result.best.expected_present_value)}.`)
   }
-  if (!pairs) {
-    if (result.best.spouse_claim_age_months === null) return undefined
-    return (box) => caption(box, 'Tick “with the explanation” to see every pair of claiming ages the search valued as a heat map.')
-  }
-  return (box) => heatMap(box, pairs, result.best)
 }
 
 // Viridis, sampled: dark for the least value, yellow for the most.
 const RAMP = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725']
 
+/** The colour at t (0 to 1) along the ramp, blended between its two nearest stops. */
 function rampColor(t) {
-  const i = Math.min(RAMP.length - 1, Math.max(0, Math.round(t * (RAMP.length - 1))))
-  return RAMP[i]
+  const at = Math.min(1, Math.max(0, t)) * (RAMP.length - 1)
+  const i = Math.min(RAMP.length - 2, Math.floor(at))
+  const rgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16))
+  const [from, to] = [rgb(RAMP[i]), rgb(RAMP[i + 1])]
+  return `rgb(${from.map((c, k) => Math.round(c + (to[k] - c) * (at - i))).join(',')})`
 }
 
-function heatMap(box, pairs, best) {
-  const as = [...new Set(pairs.map((p) => p.a))].sort((x, y) => x - y)
-  const bs = [...new Set(pairs.map((p) => p.b))].sort((x, y) => x - y)
+function heatMap(box, ages, pairs, best) {
+  const as = ages
+  const bs = ages
   const values = pairs.map((p) => p.value)
   const min = Math.min(...values)
   const max = Math.max(...values)
-  const cell = Math.max(3, Math.floor(480 / Math.max(as.length, bs.length)))
-  const margin = { left: 70, top: 30, right: 120, bottom: 50 }
+  const cell = Math.floor(450 / as.length)
+  const margin = { left: 100, top: 30, right: 120, bottom: 50 }
   const width = margin.left + as.length * cell + margin.right
   const height = margin.top + bs.length * cell + margin.bottom
   const ratio = window.devicePixelRatio || 1
@@ -519,17 +553,16 @@ function heatMap(box, pairs, best) {
     ctx.fillStyle = rampColor(max === min ? 1 : (p.value - min) / (max - min))
     ctx.fillRect(xOf(p.a), yOf(p.b), cell, cell)
   }
-  if (ai.has(best.person_claim_age_months) && bi.has(best.spouse_claim_age_months)) {
-    ctx.strokeStyle = '#fff'
-    ctx.lineWidth = 2
-    ctx.strokeRect(xOf(best.person_claim_age_months) - 2, yOf(best.spouse_claim_age_months) - 2, cell + 4, cell + 4)
-  }
+  ctx.strokeStyle = '#fff'
+  ctx.lineWidth = 3
+  ctx.strokeRect(xOf(best.a) + 2, yOf(best.b) + 2, cell - 4, cell - 4)
   ctx.fillStyle = '#222'
   ctx.textAlign = 'center'
-  for (const a of as) if (a % 12 === 0) ctx.fillText(String(a / 12), xOf(a) + cell / 2, margin.top + bs.length * cell + 16)
+  const label = (months) => (months % 12 ? years(months) : String(months / 12))
+  for (const a of as) ctx.fillText(label(a), xOf(a) + cell / 2, margin.top + bs.length * cell + 16)
   ctx.fillText('person’s claiming age (years)', margin.left + (as.length * cell) / 2, margin.top + bs.length * cell + 36)
   ctx.textAlign = 'right'
-  for (const b of bs) if (b % 12 === 0) ctx.fillText(String(b / 12), margin.left - 8, yOf(b) + cell)
+  for (const b of bs) ctx.fillText(label(b), margin.left - 8, yOf(b) + cell / 2 + 4)
   ctx.save()
   ctx.translate(18, margin.top + (bs.length * cell) / 2)
   ctx.rotate(-Math.PI / 2)
@@ -558,7 +591,6 @@ function heatMap(box, pairs, best) {
     if (p) readout.textContent = `Person claims at ${years(p.a)}, spouse at ${years(p.b)}: ${money(p.value)}`
   })
   box.append(canvas, readout)
-  caption(box, `${pairs.length} pairs valued; the best (outlined) is the person at ${years(best.person_claim_age_months)} and the spouse at ${years(best.spouse_claim_age_months)}: ${money(best.expected_present_value)}.`)
 }
 
 /** The inherited IRA's minimum distribution each year (bars) and the projected balance (line). */

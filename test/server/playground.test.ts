@@ -184,7 +184,8 @@ if (!existsSync(CHROMIUM)) {
     test(`${id}: the ${chart} chart is drawn`, async () => {
       assert.is(await submit(id, edits), 200, id)
       const figure = page.locator(`figure[data-chart="${chart}"]`)
-      await figure.waitFor({ timeout: 30_000 })
+      // The heat map makes its own calls (a grid of claiming years) before it draws.
+      await figure.locator('canvas').first().waitFor({ timeout: chart === 'claiming-heat-map' ? 180_000 : 30_000 })
       // Drawn, not merely there: the canvas has pixels of more than one colour.
       const colours = await figure.locator('canvas').first().evaluate((canvas: HTMLCanvasElement) => {
         const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height)
