@@ -256,6 +256,9 @@ class Scope implements Runtime {
   work(units: number): void {
     this.ev.collector.tick(units)
   }
+  currency(): Currency {
+    return this.ev.collector.currency
+  }
 }
 
 /** A call site's answers, one level per input value in the site's order, the answer under SAME_RESULT. */

@@ -37,6 +37,8 @@ export interface Catalog {
   endpoints: Endpoint[]
   /** The tables files of each folder as a family (tables.ts `buildFamilies`). */
   families?: Map<string, TableFamily>
+  /** What the load reports without refusing it (a formula over the length an analyst reads). */
+  warnings?: Problem[]
 }
 
 export interface LoadOptions {
@@ -242,9 +244,9 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const clean = new Set<string>()
   const tableResolver = (id: string) => (name: string) => tables.get(`${id}.${name}`) ?? tables.get(name)
   for (const [id, source] of ruleSources) {
-    const before = problems.length
+    const before = errors(problems)
     ruleSets.set(id, compileRuleSet(source, id, tableResolver(id), problems, shared))
-    if (problems.length === before) clean.add(id)
+    if (errors(problems) === before) clean.add(id)
   }
   // Types are checked on the rule sets that compiled cleanly (an unknown name is reported once), a
   // called rule set before its callers, so that a caller reads the fields its callee gives.
@@ -295,8 +297,14 @@ export function loadCatalog(options: LoadOptions): Catalog {
 
   // The formulas this load parsed are kept for the next process (engine/formula-cache.ts).
   saveFormulas()
-  if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
-  return { service, ruleSets, tables, endpoints, families }
+  const warnings = dedupe(problems.filter((p) => p.warning))
+  if (errors(problems) > 0) throw new RuleLoadError(dedupe(problems.filter((p) => !p.warning)), warnings)
+  return { service, ruleSets, tables, endpoints, families, warnings }
+}
+
+/** How many of the problems stop the load (a warning does not). */
+function errors(problems: Problem[]): number {
+  return problems.reduce((n, p) => (p.warning ? n : n + 1), 0)
 }
 
 function locate(source: { file: string }, path: PathSegment[], message: string): Problem {

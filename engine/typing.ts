@@ -66,6 +66,14 @@ export function typeRuleSet(
       for (const [k, sub] of e.fields) record[k] = check(sub, names)
       return { record }
     }
+    if (e.texts) {
+      // Declared texts are typed as notes are: each condition true or false, each placeholder a value.
+      for (const item of e.texts.items) {
+        check(item.when, names, 'boolean', 'the condition of a text')
+        for (const part of item.parts) if (typeof part !== 'string') check(part.expr, names)
+      }
+      return e.texts.first ? 'text' : { list: 'text' }
+    }
     if (!e.ast || e.text === undefined) return ANY
     const env: TypeEnv = {
       typeOf: (n) => names.get(n),

@@ -1,0 +1,64 @@
+// Formulas an analyst can read (issue 25): the load warns, naming file:line, about any formula,
+// condition, list or function body over FORMULA_LENGTH characters, and the project's rules/ hold none.
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { formatProblem, loadCatalog } from '../../engine/index.js'
+import { FORMULA_LENGTH } from '../../engine/compile/compiler.js'
+import { catalog, FIXTURES } from '../helpers.js'
+
+const test = suite('engine/compile: formula length')
+
+test('a formula over the length is a warning at its file:line, and the rule set still loads', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'formula-length-'))
+  cpSync(join(FIXTURES, 'lists'), dir, { recursive: true })
+  const long = `amount + ${Array.from({ length: 60 }, () => 'amount').join(' + ')}`
+  assert.ok(long.length > FORMULA_LENGTH)
+  writeFileSync(
+    join(dir, 'rules', 'demo', 'texts.yaml'),
+    `formula_version: "2026.1"
+kind: rule_set
+title: A long formula
+inputs:
+  amount: { type: amount }
+functions:
+  many:
+    params: { amount: amount }
+    formula: "${long}"
+formulas:
+  short:
+    formula: "many(amount)"
+  long:
+    formula: "${long}"
+outputs:
+  long: long
+  short: short
+  in_place: "${long}"
+`,
+  )
+  const cwd = process.cwd()
+  process.chdir(dir)
+  try {
+    const loaded = loadCatalog({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
+    assert.ok(loaded.ruleSets.has('demo.texts'))
+    const said = `a formula of ${long.length} characters, over ${FORMULA_LENGTH}: name its parts (formulas, functions) or declare its texts (text:, texts:)`
+    assert.equal((loaded.warnings ?? []).map(formatProblem), [9, 14, 18].map((line) => `rules/demo/texts.yaml:${line}:${line === 18 ? 13 : 14}: warning: ${said}`))
+  } finally {
+    process.chdir(cwd)
+  }
+})
+
+/**
+ * Folders whose long formulas another part of issue 25 is still shortening (branch notes-b): each is
+ * removed from here as it lands, and then the list is removed.
+ */
+const PENDING = /^rules\/(ada|compliance|credentials|equity|estate_planning|fda|income_tax|retirement_international|social_security|supplier_diversity)\//
+
+test(`no formula in rules/ is over ${FORMULA_LENGTH} characters`, () => {
+  const long = (catalog().warnings ?? []).filter((w) => !PENDING.test(w.file)).map(formatProblem)
+  assert.equal(long, [])
+})
+
+test.run()
