@@ -7,7 +7,8 @@
  *   text: "…"                  one text, always.
  *
  * An item without `when` always holds. A text is a template in the notes' language (`{x}` prints a
- * value as it is, `{$x}` an amount as money), so there is one template language, not two.
+ * value as it is, `{$x}` an amount as money), so there is one template language, not two; unlike a
+ * note, a text whose placeholder is null is an error, not the word "null".
  */
 import { EvaluationError } from '../errors.js'
 import { describe, type CompiledExpression, type DeclaredText, type NameResolver } from '../expression.js'
@@ -49,14 +50,19 @@ export function compileTexts(c: Compiler, name: string, raw: RawTexts, first: bo
     if (typeof v !== 'boolean') throw new EvaluationError(`the condition of text ${i + 1} of '${name}' is ${describe(v)}`)
     return v
   }
+  // "Late since null." is no sentence: a placeholder without a value is a defect of the rules, as
+  // it was in concat(), not a word to print.
+  const refuseNull = (e: CompiledExpression): never => {
+    throw new EvaluationError(`'${name}' prints {${e.text ?? ''}}, which is null`)
+  }
   const run = first
     ? (rt: Runtime): Value => {
-        for (const [i, item] of items.entries()) if (holds(item, i, rt)) return text(item.parts, rt, rt.currency())
+        for (const [i, item] of items.entries()) if (holds(item, i, rt)) return text(item.parts, rt, rt.currency(), refuseNull)
         return null
       }
     : (rt: Runtime): Value => {
         const out: Value[] = []
-        for (const [i, item] of items.entries()) if (holds(item, i, rt)) out.push(text(item.parts, rt, rt.currency()))
+        for (const [i, item] of items.entries()) if (holds(item, i, rt)) out.push(text(item.parts, rt, rt.currency(), refuseNull))
         return out
       }
   return { run, deps, tables, texts: { first, items }, path }

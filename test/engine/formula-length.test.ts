@@ -1,5 +1,6 @@
 // Formulas an analyst can read (issue 25): the load warns, naming file:line, about any formula,
 // condition, list or function body over FORMULA_LENGTH characters, and the project's rules/ hold none.
+import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,15 +8,18 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { formatProblem, loadCatalog } from '../../engine/index.js'
 import { FORMULA_LENGTH } from '../../engine/compile/compiler.js'
+import { ROOT } from '../../engine/project/paths.js'
 import { catalog, FIXTURES } from '../helpers.js'
 
 const test = suite('engine/compile: formula length')
 
-test('a formula over the length is a warning at its file:line, and the rule set still loads', () => {
+const long = `amount + ${Array.from({ length: 60 }, () => 'amount').join(' + ')}`
+const said = `a formula of ${long.length} characters, over ${FORMULA_LENGTH}: name its parts (formulas, functions) or declare its texts (text:, texts:)`
+
+/** The lists fixture with a rule set holding a long function body, formula and output. */
+function withLongFormulas(): string {
   const dir = mkdtempSync(join(tmpdir(), 'formula-length-'))
   cpSync(join(FIXTURES, 'lists'), dir, { recursive: true })
-  const long = `amount + ${Array.from({ length: 60 }, () => 'amount').join(' + ')}`
-  assert.ok(long.length > FORMULA_LENGTH)
   writeFileSync(
     join(dir, 'rules', 'demo', 'texts.yaml'),
     `formula_version: "2026.1"
@@ -38,16 +42,28 @@ outputs:
   in_place: "${long}"
 `,
   )
+  return dir
+}
+
+test('a formula over the length is a warning at its file:line, and the rule set still loads', () => {
+  assert.ok(long.length > FORMULA_LENGTH)
   const cwd = process.cwd()
-  process.chdir(dir)
+  process.chdir(withLongFormulas())
   try {
     const loaded = loadCatalog({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
     assert.ok(loaded.ruleSets.has('demo.texts'))
-    const said = `a formula of ${long.length} characters, over ${FORMULA_LENGTH}: name its parts (formulas, functions) or declare its texts (text:, texts:)`
     assert.equal((loaded.warnings ?? []).map(formatProblem), [9, 14, 18].map((line) => `rules/demo/texts.yaml:${line}:${line === 18 ? 13 : 14}: warning: ${said}`))
   } finally {
     process.chdir(cwd)
   }
+})
+
+test('the rule check reports the warnings and passes', () => {
+  const dir = withLongFormulas()
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'tools', 'check-rules.js'), '--rules', 'rules', '--tables', 'tables'], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
+  assert.is(run.status, 0, run.stderr)
+  assert.ok(run.stderr.includes(`rules/demo/texts.yaml:14:14: warning: ${said}`), run.stderr)
+  assert.match(run.stdout, /no problems, 3 warning\(s\)/)
 })
 
 /**

@@ -6,17 +6,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate, loadCatalog } from '../../engine/index.js'
+import { evaluate, EvaluationError, loadCatalog } from '../../engine/index.js'
 import { FIXTURES, loadProblems } from '../helpers.js'
 
 const test = suite('engine/compile/texts')
 const catalog = loadCatalog({ rulesDir: join(FIXTURES, 'lists', 'rules'), tablesDir: join(FIXTURES, 'lists', 'tables') })
 
 test('texts: every text whose condition holds, in order, its values printed as a note prints them', async () => {
-  const { result } = await evaluate(catalog, 'demo.texts', { amount: 1234.5, late: true, year: 2026 })
+  const { result } = await evaluate(catalog, 'demo.texts', { amount: 1234.5, late: true, late_since: '2026-05-01', year: 2026 })
   assert.equal(result.required_actions, [
     'Pay $123.45 by 15 April 2027 (the payer).',
-    'Add the late-payment charge of 0.1.',
+    'Add the late-payment charge of 0.1 since 2026-05-01.',
     'Keep the return for 3 years.',
   ])
   assert.is(result.status, 'Late: $123.45 is due.')
@@ -29,6 +29,16 @@ test('texts whose conditions fail are left out; text: with a list is null when n
   assert.is(result.status, 'Nothing is due.')
   const { result: paid } = await evaluate(catalog, 'demo.texts', { amount: 10, year: 2026 })
   assert.is(paid.status, null)
+})
+
+test('a placeholder without a value is a defect of the rules, not the word null', async () => {
+  try {
+    await evaluate(catalog, 'demo.texts', { amount: 10, late: true, year: 2026 })
+    assert.unreachable('the text was printed')
+  } catch (error) {
+    assert.instance(error, EvaluationError)
+    assert.is((error as Error).message, "'required_actions' prints {late_since}, which is null")
+  }
 })
 
 /** The lists fixture with `rules/demo/texts.yaml` replaced by `yaml`: its load problems. */
