@@ -16,10 +16,12 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY engine engine
 COPY server server
+COPY service service
 COPY tools tools
 COPY test test
 COPY bench bench
 COPY rules rules
+COPY endpoints endpoints
 COPY tables tables
 RUN npm run build --silent && node dist/tools/check-rules.js
 
@@ -39,8 +41,10 @@ COPY --from=deps /app/node_modules node_modules
 COPY package.json package-lock.json ./
 COPY --from=build /app/dist/engine dist/engine
 COPY --from=build /app/dist/server dist/server
+COPY --from=build /app/dist/service dist/service
 COPY --from=build /app/dist/tools dist/tools
 COPY rules rules
+COPY endpoints endpoints
 COPY tables tables
 # The file key store (used when DATABASE_URL is not set) lives in /data: mount a volume there.
 RUN mkdir -p /data && chown node:node /data

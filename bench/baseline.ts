@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ROOT } from '../engine/project/paths.js'
+import { ROOT } from '../service/project/paths.js'
 
 /** The commit issue 24 names as the last fast one (2026-11-21). */
 export const DEFAULT_BASELINE = '990ff95'

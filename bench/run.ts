@@ -15,7 +15,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT } from '../engine/project/paths.js'
+import { ROOT } from '../service/project/paths.js'
 import { finishRunInfo, prepareBaseline, runInfo } from './baseline.js'
 import { authBench, defaultLoadOptions, formatAuth, formatLoad, formatMixed, loadBench, mixedBench, type AuthRow, type LoadRow, type MixedRow } from './load.js'
 import { formatMicro, microBench, type MicroReport } from './micro.js'

@@ -6,8 +6,8 @@
  * Prints one JSON line: the time from process start to the engine imported, and the time
  * `loadCatalog` takes to read, validate and compile every rule and table file.
  */
-const { loadCatalog } = await import('../engine/index.js')
-const { RULES_DIR, TABLES_DIR } = await import('../engine/project/paths.js')
+const { loadCatalog } = await import('../service/index.js')
+const { RULES_DIR, TABLES_DIR } = await import('../service/project/paths.js')
 const imported = performance.now()
 const catalog = loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR })
 const loaded = performance.now()

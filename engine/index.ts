@@ -1,8 +1,7 @@
 /**
- * @module The engine's public surface: load the catalog once, evaluate rule sets, answer endpoints.
+ * @module The engine's public surface: load the law once, evaluate rule sets. What callers may ask
+ * (endpoints, requests, envelopes) is the service's (service/index.ts).
  */
-export { loadCatalog, type Catalog, type LoadOptions } from './load.js'
-export { evaluate, type Evaluated, type Step } from './evaluate.js'
-export { answer, type Envelope } from './answer.js'
-export { checkRequest, type AlsoTool, type Endpoint, type Publication, type RequestContract } from './request.js'
+export { loadLaw, type Law, type LoadOptions } from './load/load.js'
+export { evaluate, type Evaluated, type Step } from './run/evaluate.js'
 export { RuleLoadError, InputError, EvaluationError, WorkLimitError, DeadlineError, combinedCode, formatProblem, type Problem, type FieldProblem } from './errors.js'

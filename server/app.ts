@@ -12,18 +12,20 @@
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
-import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../engine/index.js'
-import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from './contract.js'
+import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
+import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
 import { deeperThan, MAX_DEPTH } from './depth.js'
 import { docsRoutes } from './docs.js'
-import { errors, HttpError, unauthorized } from './errors.js'
-import { parseKey, type KeyStore } from './keys.js'
+import { errors } from './errors.js'
+import { HttpError, unauthorized } from '../service/errors.js'
+import { parseKey, type KeyStore } from '../service/keys.js'
 import type { Logger } from 'pino'
 import { observe, type ServiceMetrics } from './observe.js'
-import { McpTools } from './mcp.js'
+import { McpTools } from '../service/mcp.js'
+import { handleMcpHttp } from './mcp-http.js'
 import { FailedAuthLimit } from './auth-limit.js'
 import type { EvaluationPool } from './pool.js'
-import { openApiDocument } from './openapi.js'
+import { openApiDocument } from '../service/openapi.js'
 
 export interface AppOptions {
   catalog: Catalog
@@ -191,7 +193,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   docsRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
-  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => mcp.handleHttp(ctx, (e) => (e ? limitOf(e) : bodyLimit)))
+  router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => handleMcpHttp(mcp, ctx, (e) => (e ? limitOf(e) : bodyLimit)))
 
   // Prometheus metrics, for the operator's scraper: served only where the app was given metrics
   // (main.ts gives them unless METRICS=off).

@@ -1,66 +1,14 @@
 /**
- * @module One place where every failure becomes the JSON error body
- * `{"error": {"code", "message", "details": [{"field", "message"}]}}`. Nothing else leaves the
- * process: a 500 says only "internal error", and the stack goes to the log.
+ * @module One place where every failure of an HTTP request becomes the JSON error body of the
+ * contract (service/errors.ts). Nothing else leaves the process: a 500 says only "internal
+ * error", and the stack goes to the log.
  */
 import { distance } from 'fastest-levenshtein'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Context, Next } from 'koa'
-import { DeadlineError, InputError, type FieldProblem } from '../engine/index.js'
-import { capDetails } from '../engine/request.js'
-
-export type ErrorCode =
-  | 'validation_error'
-  | 'work_limit_exceeded'
-  | 'deadline_exceeded'
-  | 'unsupported_parameter'
-  | 'unauthorized'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'request_header_fields_too_large'
-  | 'too_many_requests'
-  | 'unsupported_media_type'
-  | 'service_unavailable'
-  | 'internal_error'
-
-/** An error meant for the caller: its status, code and message are exposed as they are. */
-export class HttpError extends Error {
-  override name = 'HttpError'
-  constructor(
-    readonly status: 400 | 401 | 404 | 405 | 413 | 415 | 429 | 503,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: FieldProblem[] = [],
-  ) {
-    super(message)
-  }
-}
-
-/**
- * The service cannot take the request now (the evaluation pool's queue is full): a 503 with
- * `Retry-After`, for the caller to send it again later. Nothing is wrong with the request.
- */
-export class ServiceUnavailable extends HttpError {
-  override name = 'ServiceUnavailable'
-  constructor(
-    message: string,
-    /** Seconds the caller should wait before sending the request again. */
-    readonly retryAfter: number,
-  ) {
-    super(503, 'service_unavailable', message)
-  }
-}
-
-export function unauthorized(): HttpError {
-  return new HttpError(401, 'unauthorized', 'a valid API key is required in the x-api-key header (<keyId>.<secret>)')
-}
-
-/** The JSON error body, its details capped (engine/request.ts MAX_DETAILS). */
-function body(code: ErrorCode, message: string, details: FieldProblem[] = []) {
-  return { error: { code, ...capDetails(message, details) } }
-}
+import { DeadlineError, InputError } from '../service/index.js'
+import { errorBody as body, HttpError, ServiceUnavailable } from '../service/errors.js'
 
 /** Errors thrown by koa-bodyparser (raw-body): a status and a type. */
 interface ParserError {

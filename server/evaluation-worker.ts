@@ -5,11 +5,11 @@
  * boundary does not carry classes; pool.ts turns it back into the error the server maps.
  */
 import { workerData } from 'node:worker_threads'
-import { answer, DeadlineError, EvaluationError, InputError, loadCatalog, type Envelope } from '../engine/index.js'
+import { answer, DeadlineError, EvaluationError, InputError, loadCatalog, type Envelope } from '../service/index.js'
 import type { PoolRequest, PoolSettings, PoolReply } from './pool.js'
 
 const settings = workerData as PoolSettings
-const catalog = loadCatalog({ rulesDir: settings.rulesDir, tablesDir: settings.tablesDir })
+const catalog = loadCatalog({ rulesDir: settings.rulesDir, tablesDir: settings.tablesDir, endpointsDir: settings.endpointsDir })
 catalog.service.limits = settings.limits
 const endpoints = new Map(catalog.endpoints.map((e) => [e.operation_id, e]))
 

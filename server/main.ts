@@ -17,12 +17,12 @@
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
-import { loadCatalogOrExit } from '../engine/project/catalog.js'
-import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { loadCatalogOrExit } from '../service/project/catalog.js'
+import { ENDPOINTS_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 import { createApp } from './app.js'
 import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
-import { openKeyStore, type KeyStore } from './keys.js'
+import { openKeyStore, type KeyStore } from '../service/keys.js'
 import { pino } from 'pino'
 import { LogDestination } from './log-destination.js'
 import { register as processRegistry } from 'prom-client'
@@ -131,7 +131,7 @@ async function serve(label: string): Promise<void> {
   const keys = cluster.isWorker ? await openStore() : await openKeys()
   // The heavy endpoints' threads load their catalog while this process starts listening.
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
-    ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, limits: catalog.service.limits }, evaluationThreads)
+    ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, endpointsDir: ENDPOINTS_DIR, limits: catalog.service.limits }, evaluationThreads)
     : undefined
   // One JSON line per request on stdout, written asynchronously in large chunks (log-destination.ts).
   const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, new LogDestination(1))

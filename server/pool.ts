@@ -9,13 +9,15 @@
  */
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
-import { DeadlineError, EvaluationError, InputError, WorkLimitError, type Envelope, type FieldProblem } from '../engine/index.js'
+import { DeadlineError, EvaluationError, InputError, WorkLimitError, type Envelope, type FieldProblem } from '../service/index.js'
 import type { InputErrorCode } from '../engine/errors.js'
-import { ServiceUnavailable } from './errors.js'
+import { ServiceUnavailable } from '../service/errors.js'
 
 export interface PoolSettings {
   rulesDir: string
   tablesDir: string
+  /** Default: endpoints/ beside rulesDir. */
+  endpointsDir?: string
   limits: { steps: number; milliseconds: number }
 }
 

@@ -5,13 +5,13 @@
 // (This was two files that each ran every case, and `npm test` ran the replay tool as a third pass.)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Facts } from '../engine/conditions.js'
-import type { Decision } from '../engine/decide.js'
-import { loadCatalog } from '../engine/index.js'
-import type { Node, ScopeDef } from '../engine/ruleset.js'
-import { withOperatorLimits } from '../engine/project/catalog.js'
+import type { Facts } from '../engine/compile/conditions.js'
+import type { Decision } from '../engine/compile/decisions.js'
+import { loadCatalog } from '../service/index.js'
+import type { Node, ScopeDef } from '../engine/model/rule-set.js'
+import { withOperatorLimits } from '../service/project/catalog.js'
 import { check, readGolden, run, stepsOnly } from '../tools/golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 
 const test = suite('golden cases')
 const { files, problems } = readGolden(GOLDEN_DIR, ROOT)

@@ -6,12 +6,12 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
+import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../service/index.js'
 import { createApp, type AppOptions } from '../server/app.js'
 import { answerMalformedRequests } from '../server/errors.js'
-import { FileKeyStore } from '../server/keys.js'
-import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
-import { withOperatorLimits } from '../engine/project/catalog.js'
+import { FileKeyStore } from '../service/keys.js'
+import { ENDPOINTS_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
+import { withOperatorLimits } from '../service/project/catalog.js'
 
 // Both catalogs take WORK_LIMIT_STEPS and WORK_LIMIT_MS as the service does: test/run.ts sets a wide
 // wall-clock limit so that a loaded machine does not time out a long case (the tests of the limits
@@ -66,7 +66,8 @@ export function catalogWithNewEndpoint(): Catalog {
   const good = join(FIXTURES, 'rule-check', 'good')
   cpSync(join(good, 'rules', 'demo'), join(dir, 'rules', 'demo'), { recursive: true })
   cpSync(join(good, 'tables', 'demo'), join(dir, 'tables', 'demo'), { recursive: true })
-  cpSync(join(good, 'rules', 'endpoints', 'demo.yaml'), join(dir, 'rules', 'endpoints', 'demo.yaml'))
+  cpSync(ENDPOINTS_DIR, join(dir, 'endpoints'), { recursive: true })
+  cpSync(join(good, 'endpoints', 'demo.yaml'), join(dir, 'endpoints', 'demo.yaml'))
   return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') })
 }
 
@@ -80,6 +81,7 @@ export function catalogWithEdits(edits: Record<string, (text: string) => string>
   const dir = mkdtempSync(join(tmpdir(), 'analyst-edit-'))
   cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
   cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
+  cpSync(ENDPOINTS_DIR, join(dir, 'endpoints'), { recursive: true })
   // A file that does not exist yet is edited from empty: a new jurisdiction's file, written whole.
   for (const [file, edit] of Object.entries(edits)) writeFileSync(join(dir, file), edit(existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : ''))
   return withOperatorLimits(loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables') }))

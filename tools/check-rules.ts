@@ -3,11 +3,11 @@
  * `file:line:column: message`. Exits 1 on any problem, 0 when the catalog loads clean; a warning
  * (`file:line:column: warning: …`, a formula over 300 characters) is reported without failing it.
  *
- *   node dist/tools/check-rules.js [--rules DIR] [--tables DIR]
+ *   node dist/tools/check-rules.js [--rules DIR] [--tables DIR] [--endpoints DIR]
  */
 import { performance } from 'node:perf_hooks'
-import { formatProblem, loadCatalog, RuleLoadError } from '../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { formatProblem, loadCatalog, RuleLoadError } from '../service/index.js'
+import { ENDPOINTS_DIR, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name)
@@ -16,7 +16,7 @@ function arg(name: string, fallback: string): string {
 
 const started = performance.now()
 try {
-  const catalog = loadCatalog({ rulesDir: arg('--rules', RULES_DIR), tablesDir: arg('--tables', TABLES_DIR) })
+  const catalog = loadCatalog({ rulesDir: arg('--rules', RULES_DIR), tablesDir: arg('--tables', TABLES_DIR), endpointsDir: arg('--endpoints', ENDPOINTS_DIR) })
   const ms = (performance.now() - started).toFixed(0)
   const warnings = catalog.warnings ?? []
   // A warning is said, but does not fail the check: the catalog loads and serves as it is.

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { parse } from 'yaml'
-import { answer, InputError, type Catalog } from '../engine/index.js'
+import { answer, InputError, type Catalog } from '../service/index.js'
 
 /**
  * The catalog with its step budget and no clock backstop: a golden case is answered by its steps

@@ -6,7 +6,7 @@
  *   node dist/tools/keys.js list
  *   node dist/tools/keys.js revoke KEY_ID          (the full key is accepted too; its secret is never printed)
  */
-import { openKeyStore, type KeyStore } from '../server/keys.js'
+import { openKeyStore, type KeyStore } from '../service/keys.js'
 
 const USAGE = 'usage: keys issue [--label TEXT] | keys list | keys revoke KEY_ID'
 const [command, ...rest] = process.argv.slice(2)

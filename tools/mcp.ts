@@ -7,8 +7,8 @@
  * caller's own files. The HTTP transport (POST /mcp on the service) requires `x-api-key`.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { McpTools } from '../server/mcp.js'
-import { loadCatalogOrExit } from '../engine/project/catalog.js'
+import { McpTools } from '../service/mcp.js'
+import { loadCatalogOrExit } from '../service/project/catalog.js'
 
 const catalog = loadCatalogOrExit()
 const server = new McpTools(catalog).server()

@@ -10,13 +10,13 @@
  *   --filter TEXT                              only cases whose file or name contains TEXT
  */
 import { execSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseDocument } from 'yaml'
-import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../engine/index.js'
+import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../service/index.js'
 import { check, leaves, readGolden, run, stepsOnly, type GoldenFile, type Outcome } from './golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(name)
@@ -42,7 +42,10 @@ function load(rulesDir: string, tablesDir: string, label: string): Catalog {
 function checkout(rev: string): { rules: string; tables: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'replay-'))
   try {
-    execSync(`git archive --format=tar ${JSON.stringify(rev)} rules tables | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+    // endpoints/ is absent before the house move of 2026-11-28, when manifests sat in rules/endpoints/.
+    const folders = ['rules', 'tables', 'endpoints'].filter((f) => execSync(`git ls-tree ${JSON.stringify(rev)} ${f}`, { cwd: ROOT }).length > 0)
+    execSync(`git archive --format=tar ${JSON.stringify(rev)} ${folders.join(' ')} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+    if (existsSync(join(dir, 'rules', 'endpoints'))) renameSync(join(dir, 'rules', 'endpoints'), join(dir, 'endpoints'))
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     console.error(`cannot read rules/ and tables/ at ${rev}: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`)

@@ -14,9 +14,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { answer, loadCatalog, type Catalog } from '../engine/index.js'
-import { ROOT, RULES_DIR, TABLES_DIR } from '../engine/project/paths.js'
-import { withOperatorLimits } from '../engine/project/catalog.js'
+import { answer, loadCatalog, type Catalog } from '../service/index.js'
+import { ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
+import { withOperatorLimits } from '../service/project/catalog.js'
 
 interface DimensionVerdict {
   dimension: string

@@ -3,15 +3,15 @@
  * and roundings; and the two helpers every part uses, compiling one expression where it stands and
  * reading an input's declaration. Problems are pushed with their `file:line:column`, never thrown.
  */
-import { OPERATORS, conditionFacts } from '../decide.js'
-import { isExactText, parseExact } from '../decimal.js'
+import { OPERATORS, conditionFacts } from './decisions.js'
+import { isExactText, parseExact } from '../values/decimal.js'
 import type { Problem } from '../errors.js'
-import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from '../expression.js'
-import type { Rounding } from '../round.js'
-import type { PathSegment, SourceFile } from '../source.js'
-import type { TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
-import type { CallNode, InputSpec, InputType } from '../ruleset.js'
+import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
+import type { Rounding } from '../values/round.js'
+import type { PathSegment, SourceFile } from '../load/source.js'
+import type { TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
+import type { CallNode, InputSpec, InputType } from '../model/rule-set.js'
 
 export interface Compiler {
   source: SourceFile
@@ -31,11 +31,20 @@ export type Raw = Record<string, unknown>
  */
 export const FORMULA_LENGTH = 300
 
-export function compileAt(c: Compiler, text: string, path: PathSegment[], resolver: NameResolver): CompiledExpression | undefined {
+/**
+ * Warn about an expression over FORMULA_LENGTH characters at its place. compileAt calls it for every
+ * expression it compiles; anything that reads an expression another way (a condition written as a
+ * formula and turned into a condition tree) calls it too. @api private
+ */
+export function warnIfLong(c: Compiler, text: string, path: PathSegment[]): void {
   const length = text.trim().length
   if (length > FORMULA_LENGTH) {
     c.problems.push({ ...c.source.problem(path, `a formula of ${length} characters, over ${FORMULA_LENGTH}: name its parts (formulas, functions) or declare its texts (text:, texts:)`), warning: true })
   }
+}
+
+export function compileAt(c: Compiler, text: string, path: PathSegment[], resolver: NameResolver): CompiledExpression | undefined {
+  warnIfLong(c, text, path)
   try {
     const compiled = compileExpression(text, resolver)
     for (const t of compiled.tables) c.allTables.add(t)

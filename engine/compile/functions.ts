@@ -2,13 +2,13 @@
  * @module A rule set's own functions (`functions:`), compiled to the library's declaration so that
  * formulas call them like any other.
  */
-import { LambdaScope, type NameResolver } from '../expression.js'
+import { LambdaScope, type NameResolver } from './expression.js'
 import { libraryFunction } from '../functions/index.js'
 import type { FunctionSpec, ValueType } from '../functions/spec.js'
-import { checkTypes } from '../typecheck.js'
-import type { TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
-import type { InputType } from '../ruleset.js'
+import { checkTypes } from '../check/formula-types.js'
+import type { TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
+import type { InputType } from '../model/rule-set.js'
 import { compileAt, type Compiler } from './compiler.js'
 
 export interface RawFunction {

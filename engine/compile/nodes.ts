@@ -2,13 +2,13 @@
  * @module One named node of a rule set, by kind: a formula, a decision, a call of another rule set,
  * a list (`each`), a fixed point (`solve`); each compiled with the names it reads.
  */
-import { Decision } from '../decide.js'
-import { parseExact } from '../decimal.js'
-import type { CompiledExpression, NameResolver } from '../expression.js'
-import type { PathSegment } from '../source.js'
-import { toCitations, type TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
-import type { CallNode, EachNode, Node, NodeBase } from '../ruleset.js'
+import { Decision } from './decisions.js'
+import { parseExact } from '../values/decimal.js'
+import type { CompiledExpression, NameResolver } from './expression.js'
+import type { PathSegment } from '../load/source.js'
+import { toCitations, type TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
+import type { CallNode, EachNode, Node, NodeBase } from '../model/rule-set.js'
 import { compileAt, factsOf, type Compiler, type Raw } from './compiler.js'
 import { compileScope, scopeLayout } from './scope.js'
 import { template } from './outputs.js'

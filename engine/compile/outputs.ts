@@ -2,9 +2,9 @@
  * @module A rule set's result shape (outputs: expressions, {formula, round}, {when, then}, mappings)
  * and the text of its notes and messages with their `{value}` placeholders, compiled.
  */
-import type { CompiledExpression, NameResolver } from '../expression.js'
-import type { PathSegment } from '../source.js'
-import type { NoteDef, Template } from '../ruleset.js'
+import type { CompiledExpression, NameResolver } from './expression.js'
+import type { PathSegment } from '../load/source.js'
+import type { NoteDef, Template } from '../model/rule-set.js'
 import { compileAt, type Compiler, type Raw } from './compiler.js'
 
 export const RESERVED = new Set(['formula', 'round', 'when', 'then'])

@@ -3,9 +3,9 @@
  * compiled, put in dependency order (a cycle is a problem), and split into what is evaluated first
  * (decisions, calls, lists that hold them) and what is computed when read.
  */
-import type { NameResolver } from '../expression.js'
-import type { PathSegment } from '../source.js'
-import type { Node, ScopeDef } from '../ruleset.js'
+import type { NameResolver } from './expression.js'
+import type { PathSegment } from '../load/source.js'
+import type { Node, ScopeDef } from '../model/rule-set.js'
 import type { Compiler, Raw } from './compiler.js'
 import { compileNode } from './nodes.js'
 

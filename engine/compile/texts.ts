@@ -11,11 +11,11 @@
  * note, a text whose placeholder is null is an error, not the word "null".
  */
 import { EvaluationError } from '../errors.js'
-import { describe, type CompiledExpression, type DeclaredText, type NameResolver } from '../expression.js'
-import { text } from '../notes.js'
-import type { PathSegment } from '../source.js'
-import type { TableEntry } from '../tables.js'
-import type { Runtime, Value } from '../types.js'
+import { describe, type CompiledExpression, type DeclaredText, type NameResolver } from './expression.js'
+import { text } from '../run/notes.js'
+import type { PathSegment } from '../load/source.js'
+import type { TableEntry } from '../data/tables.js'
+import type { Runtime, Value } from '../model/types.js'
 import { compileAt, type Compiler } from './compiler.js'
 import { noteParts } from './outputs.js'
 

@@ -6,13 +6,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { parse } from 'csv-parse/sync'
-import { isoDateProblem } from '../calendar.js'
-import { isExactText, parseExact } from '../decimal.js'
+import { isoDateProblem } from '../values/calendar.js'
+import { isExactText, parseExact } from '../values/decimal.js'
 import type { Problem } from '../errors.js'
 
 export type ColumnType = 'amount' | 'integer' | 'rate' | 'text' | 'date' | 'boolean'
 
-/** A data set as its tables file declares it (validated by engine/schemas.ts). */
+/** A data set as its tables file declares it (validated by engine/load/schemas.ts). */
 export interface DatasetDescriptor {
   file: string
   format: 'csv' | 'jsonl'

@@ -15,9 +15,9 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { Dec, parseExact } from '../decimal.js'
+import { Dec, parseExact } from '../values/decimal.js'
 import type { Problem } from '../errors.js'
-import type { Value } from '../types.js'
+import type { Value } from '../model/types.js'
 import { readRows, type ColumnType, type DatasetDescriptor } from './rows.js'
 
 /** A data set to load: its descriptor, its data file, and the name problems give it. */

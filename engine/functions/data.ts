@@ -4,10 +4,10 @@
  * query needs (a declared key, band or history, one value per key column) is checked at load, so a
  * query never scans a data set at run time.
  */
-import type { DatasetEntry, TableEntry } from '../tables.js'
-import type { Value } from '../types.js'
+import type { DatasetEntry, TableEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
-import { Dec } from '../decimal.js'
+import { Dec } from '../values/decimal.js'
 import { amount, chargeItems, date, describe } from './values.js'
 
 const dataset = (cx: CallContext) => cx.table as DatasetEntry
@@ -50,7 +50,7 @@ export const data: FunctionLibrary = {
     rest: 'any',
     returns: rowsOf,
     checkTable: needs('key', 1),
-    impl: ([, ...key], cx) => charged(cx, cx.rt.dataset(dataset(cx)).rows(key as Value[])),
+    impl: ([, ...key], cx) => charged(cx, cx.rt.read(dataset(cx)).rows(key as Value[])),
   },
   band: {
     doc: 'The row of a data set whose band holds a value (lower bound inclusive, upper exclusive, an empty upper open-ended); no such band is an error: band(accessible_spaces, total_spaces).',
@@ -59,7 +59,7 @@ export const data: FunctionLibrary = {
     checkTable: needs('band', 1),
     impl: ([, v], cx) => {
       const value = amount(cx, v!, 'the value')
-      return cx.rt.dataset(dataset(cx)).band(value) ?? cx.fail(`${cx.table!.id} has no band holding ${value.toString()}`)
+      return cx.rt.read(dataset(cx)).band(value) ?? cx.fail(`${cx.table!.id} has no band holding ${value.toString()}`)
     },
   },
   key_values: {
@@ -67,13 +67,13 @@ export const data: FunctionLibrary = {
     args: [{ table: 'dataset' }],
     returns: { list: 'any' },
     checkTable: oneKey,
-    impl: (_args, cx) => charged(cx, cx.rt.dataset(dataset(cx)).keyValues()),
+    impl: (_args, cx) => charged(cx, cx.rt.read(dataset(cx)).keyValues()),
   },
   row_count: {
     doc: 'How many rows a data set holds: row_count(patents), what an answer reports of its coverage.',
     args: [{ table: 'dataset' }],
     returns: 'integer',
-    impl: (_args, cx) => new Dec(cx.rt.dataset(dataset(cx)).count()),
+    impl: (_args, cx) => new Dec(cx.rt.read(dataset(cx)).count()),
   },
   history: {
     doc: "The rows of a key in order of effective date (empty when the key has none): history(minimum_wage, state).",
@@ -81,7 +81,7 @@ export const data: FunctionLibrary = {
     rest: 'any',
     returns: rowsOf,
     checkTable: needs('history', 1),
-    impl: ([, ...key], cx) => charged(cx, cx.rt.dataset(dataset(cx)).history(key as Value[])),
+    impl: ([, ...key], cx) => charged(cx, cx.rt.read(dataset(cx)).history(key as Value[])),
   },
   row_in_force: {
     doc: 'The row of a key in force on a date: the one with the latest effective date on or before it; none is an error: row_in_force(minimum_wage, on, state).',
@@ -92,7 +92,7 @@ export const data: FunctionLibrary = {
     impl: ([, on, ...key], cx) => {
       const day = date(cx, on!, 'the date')
       const values = key as Value[]
-      return cx.rt.dataset(dataset(cx)).inForce(values, day) ?? cx.fail(`${cx.table!.id} has no row for ${values.map(describe).join(', ')} in force on ${day}`)
+      return cx.rt.read(dataset(cx)).inForce(values, day) ?? cx.fail(`${cx.table!.id} has no row for ${values.map(describe).join(', ')} in force on ${day}`)
     },
   },
 }

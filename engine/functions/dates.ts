@@ -5,10 +5,10 @@
  * February; 29 February + 1 year is 28 February), as most statutes and the regulations that count
  * months and years read.
  */
-import { Dec } from '../decimal.js'
-import { daysInMonth, isoDateProblem } from '../calendar.js'
+import { Dec } from '../values/decimal.js'
+import { daysInMonth, isoDateProblem } from '../values/calendar.js'
 import { InputError } from '../errors.js'
-import type { Value } from '../types.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, Lambda } from './spec.js'
 import { chargeItems, date, integer, list } from './values.js'
 

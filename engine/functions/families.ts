@@ -6,8 +6,8 @@
  * dated histories. The family is named as a text literal, checked at load; every figure read or
  * listed is cited in the answer, and its `unverified` caveat repeated in the notes.
  */
-import { at, type Dated, type FamilyMember, type ParameterEntry, type Scalar } from '../tables.js'
-import type { Value } from '../types.js'
+import { at, type Dated, type FamilyMember, type ParameterEntry, type Scalar } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, Lambda, ValueType } from './spec.js'
 import { chargeItems, date, list, text } from './values.js'
 
@@ -57,7 +57,7 @@ export const families: FunctionLibrary = {
       const entry = member(cx, m!).parameters.get(text(cx, n!, 'the parameter'))
       const on = date(cx, d!, 'the date')
       if (!entry || !at(entry.history, on)) return null
-      return cx.rt.parameterAt(entry, on)
+      return cx.rt.read(entry, { date: on })
     },
   },
   member_effective: {
@@ -106,7 +106,7 @@ export const families: FunctionLibrary = {
       const entry = member(cx, m!).lookups.get(text(cx, n!, 'the table'))
       const on = date(cx, d!, 'the date')
       if (!entry || !at(entry.history, on)) return []
-      const rows = [...cx.rt.lookupAt(entry, on).values()]
+      const rows = [...cx.rt.read(entry, { date: on }).values()]
       chargeItems(cx, rows.length)
       return rows.map((row) => ({ ...row }))
     },

@@ -4,8 +4,8 @@
  * (minima, runs, percentile). A list longer than `MAX_LIST` is refused: a range or a grid is a
  * loop, and a loop needs a bound (the request's work limit bounds the rest).
  */
-import { Dec, compare, isDec } from '../decimal.js'
-import type { Value } from '../types.js'
+import { Dec, compare, isDec } from '../values/decimal.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, Lambda, ValueType } from './spec.js'
 import { amount, amountsOf, bool, chargeItems, chargeSort, integer, itemOf, lambda, list, sameValue, describe } from './values.js'
 

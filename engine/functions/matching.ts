@@ -18,9 +18,9 @@
  */
 import { token_set_ratio as tokenSetRatio } from 'fuzzball'
 import jaroWinklerModule from 'talisman/metrics/jaro-winkler.js'
-import { Dec } from '../decimal.js'
-import type { LookupEntry, LookupRow } from '../tables.js'
-import type { Value } from '../types.js'
+import { Dec } from '../values/decimal.js'
+import type { LookupEntry, LookupRow } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
 import { chargeChars, chargeItems, describe, text } from './values.js'
 
@@ -238,7 +238,7 @@ export const matching: FunctionLibrary = {
     returns: RESULT,
     checkTable: checkWordsTable,
     impl: ([, n, c, ids, candidateIds], cx) => {
-      const rows = cx.rt.lookup(cx.table as LookupEntry)
+      const rows = cx.rt.read(cx.table as LookupEntry)
       const name = text(cx, n!, 'the name')
       const candidate = text(cx, c!, 'the candidate name')
       const own = normalised(rows, name)

@@ -3,8 +3,8 @@
  * precision). A value outside a function's domain (the logarithm of 0, the square root of −1, the
  * arcsine of 2) is an error, never NaN or an infinity carried into an answer.
  */
-import { Dec } from '../decimal.js'
-import type { Dec as Decimal } from '../decimal.js'
+import { Dec } from '../values/decimal.js'
+import type { Dec as Decimal } from '../values/decimal.js'
 import type { CallContext, FunctionLibrary, FunctionSpec } from './spec.js'
 import { amount, list } from './values.js'
 

@@ -6,8 +6,8 @@
  * exports a `FunctionLibrary`; `index.ts` joins them into the one registry the compiler reads. A
  * function is general: no rate, threshold or date of law lives in this folder.
  */
-import type { TableEntry, TableFamily } from '../tables.js'
-import type { Runtime, Value } from '../types.js'
+import type { TableEntry, TableFamily } from '../data/tables.js'
+import type { Runtime, Value } from '../model/types.js'
 
 /**
  * The type of a value in a formula, known at load.

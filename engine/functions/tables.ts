@@ -3,9 +3,9 @@
  * schedule, a lookup row, a point of a series, a parameter on another date of the case. Every read
  * goes through the evaluation's runtime, so that the table is cited and dated in the answer.
  */
-import { compare, isDec } from '../decimal.js'
-import { lookupKey, marginalTax, type LookupEntry, type ScheduleEntry, type SeriesEntry, type ParameterEntry } from '../tables.js'
-import type { Value } from '../types.js'
+import { compare, isDec } from '../values/decimal.js'
+import { lookupKey, marginalTax, type LookupEntry, type ScheduleEntry, type SeriesEntry, type ParameterEntry } from '../data/tables.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, FunctionLibrary } from './spec.js'
 import { amount, chargeSort, date, describe } from './values.js'
 
@@ -35,7 +35,7 @@ export const tables: FunctionLibrary = {
     args: [{ table: 'marginal_rate_schedule' }, 'number'],
     returns: 'amount',
     tableFirst: true,
-    impl: ([, x], cx) => marginalTax(cx.rt.schedule(schedule(cx)), amount(cx, x!, 'the amount')),
+    impl: ([, x], cx) => marginalTax(cx.rt.read(schedule(cx)), amount(cx, x!, 'the amount')),
   },
   marginal_rate: {
     doc: 'The rate of the bracket that taxes the next unit above an amount.',
@@ -43,7 +43,7 @@ export const tables: FunctionLibrary = {
     returns: 'rate',
     impl: ([, x], cx) => {
       const at = amount(cx, x!, 'the amount')
-      const brackets = cx.rt.schedule(schedule(cx)).filter((b) => compare(b.over, at) < 1)
+      const brackets = cx.rt.read(schedule(cx)).filter((b) => compare(b.over, at) < 1)
       const bracket = brackets[brackets.length - 1]
       return bracket ? bracket.rate : cx.fail(`${cx.table!.id} has no bracket at ${at.toString()}`)
     },
@@ -54,7 +54,7 @@ export const tables: FunctionLibrary = {
     returns: 'amount',
     impl: ([, x], cx) => {
       const at = amount(cx, x!, 'the amount')
-      const next = cx.rt.schedule(schedule(cx)).find((b) => compare(b.over, at) > 0)
+      const next = cx.rt.read(schedule(cx)).find((b) => compare(b.over, at) > 0)
       return next ? next.over : null
     },
   },
@@ -64,7 +64,7 @@ export const tables: FunctionLibrary = {
     returns: 'amount',
     impl: ([, r], cx) => {
       const rate = amount(cx, r!, 'the rate')
-      const brackets = cx.rt.schedule(schedule(cx))
+      const brackets = cx.rt.read(schedule(cx))
       const i = brackets.findIndex((b) => compare(b.rate, rate) === 0)
       return i >= 0 && i + 1 < brackets.length ? brackets[i + 1]!.over : null
     },
@@ -77,7 +77,7 @@ export const tables: FunctionLibrary = {
     checkTable: (table, n) => keyCount(table as LookupEntry, n),
     impl: ([, ...keys], cx) => {
       const values = keys as Value[]
-      const row = cx.rt.lookup(lookup(cx)).get(rowKey(values))
+      const row = cx.rt.read(lookup(cx)).get(rowKey(values))
       return row ? (row as Value) : cx.fail(`${cx.table!.id} has no row for ${values.map(describe).join(', ')}`)
     },
   },
@@ -87,7 +87,7 @@ export const tables: FunctionLibrary = {
     rest: 'any',
     returns: 'boolean',
     checkTable: (table, n) => keyCount(table as LookupEntry, n),
-    impl: ([, ...keys], cx) => cx.rt.lookup(lookup(cx)).has(rowKey(keys as Value[])),
+    impl: ([, ...keys], cx) => cx.rt.read(lookup(cx)).has(rowKey(keys as Value[])),
   },
   keys: {
     doc: 'The keys of a one-key lookup in force on the calculation date, sorted.',
@@ -96,7 +96,7 @@ export const tables: FunctionLibrary = {
     checkTable: (table) => (table.kind === 'lookup' && table.keys.length !== 1 ? `keys() needs a lookup with one key column; ${table.id} has ${table.keys.length}` : undefined),
     impl: (_args, cx) => {
       const column = lookup(cx).keys[0]!
-      const rows = cx.rt.lookup(lookup(cx))
+      const rows = cx.rt.read(lookup(cx))
       chargeSort(cx, rows.size)
       return [...rows.values()].map((row) => String(row[column])).sort()
     },
@@ -105,7 +105,7 @@ export const tables: FunctionLibrary = {
     doc: 'The point of a series at a key (a year, a month "2026-04").',
     args: [{ table: 'series' }, 'any'],
     returns: 'amount',
-    impl: ([, key], cx) => cx.rt.series(series(cx), keyText(key as Value)),
+    impl: ([, key], cx) => cx.rt.read(series(cx), { key: keyText(key as Value) }),
   },
   has_point: {
     doc: 'Whether a series has a point at a key (a § 7520 rate for this month).',
@@ -133,6 +133,6 @@ export const tables: FunctionLibrary = {
     doc: 'A parameter in force on another date of the case than the calculation date (the applicable age by date of birth).',
     args: [{ table: 'parameter' }, 'date'],
     returns: (t) => t[0] ?? 'any',
-    impl: ([, d], cx) => cx.rt.parameterAt(parameter(cx), date(cx, d!, 'the date')),
+    impl: ([, d], cx) => cx.rt.read(parameter(cx), { date: date(cx, d!, 'the date') }),
   },
 }

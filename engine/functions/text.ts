@@ -9,7 +9,7 @@
  */
 import { distance } from 'fastest-levenshtein'
 import { RE2 } from 're2-wasm'
-import { Dec, isDec } from '../decimal.js'
+import { Dec, isDec } from '../values/decimal.js'
 import { WorkLimitError } from '../errors.js'
 import type { FunctionLibrary, ValueType } from './spec.js'
 import { chargeChars, describe, integer, list, text } from './values.js'

@@ -3,8 +3,8 @@
  * argument it can; these catch what it cannot know (a field of a called rule set's result, a row of
  * a data set) and fail with a message that names the function and what it was given.
  */
-import { isDec, type Dec } from '../decimal.js'
-import type { Value } from '../types.js'
+import { isDec, type Dec } from '../values/decimal.js'
+import type { Value } from '../model/types.js'
 import type { CallContext, Lambda, ValueType } from './spec.js'
 
 /** A value as a message names it. @api public */

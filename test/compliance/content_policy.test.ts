@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { loadCatalog } from '../../service/index.js'
+import { ENDPOINTS_DIR, RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('content policy')
@@ -75,6 +75,7 @@ test('an analyst adds a platform as YAML only: a rule file, a table file and a r
   const dir = mkdtempSync(join(tmpdir(), 'analyst-platform-'))
   cpSync(RULES_DIR, join(dir, 'rules'), { recursive: true })
   cpSync(TABLES_DIR, join(dir, 'tables'), { recursive: true })
+  cpSync(ENDPOINTS_DIR, join(dir, 'endpoints'), { recursive: true })
   // A made-up platform that copies X's rules under another name and requires "#sponsored" instead of "#ad".
   const rules = readFileSync(join(dir, 'rules/content_policy/platform/x.yaml'), 'utf8')
   writeFileSync(join(dir, 'rules/content_policy/platform/fixturegram.yaml'), rules.replace('title: X Paid Partnerships Policy', 'title: Fixturegram'))

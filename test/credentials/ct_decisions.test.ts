@@ -9,7 +9,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { COLUMNS, decisionDate, ImportError, importCtDecisions } from '../../tools/data/ct-decisions.js'
 
 const test = suite('credentials/ct_decisions: importer and provenance')

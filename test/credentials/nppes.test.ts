@@ -10,7 +10,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { apiProvider, capturedFor, COLUMNS, ImportError, importApiResponses, importFullFile, nppesDate, toCsv } from '../../tools/data/nppes.js'
 
 const test = suite('credentials/nppes: importer and provenance')

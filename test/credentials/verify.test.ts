@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { catalogWithEdits, post, startService, type Service } from '../helpers.js'
 
 const test = suite('credentials/verify: the endpoints over the real extracts')

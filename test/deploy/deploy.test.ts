@@ -12,7 +12,7 @@ import { DockerfileParser } from 'dockerfile-ast'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseAllDocuments } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { startService, type Service } from '../helpers.js'
 
 const test = suite('deploy: Dockerfile and Kubernetes manifests')

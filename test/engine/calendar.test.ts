@@ -1,7 +1,7 @@
 // The calendar check: a YYYY-MM-DD date must be a day that exists.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { daysInMonth, isoDateProblem } from '../../engine/calendar.js'
+import { daysInMonth, isoDateProblem } from '../../engine/values/calendar.js'
 
 const test = suite('engine/calendar: isoDateProblem')
 

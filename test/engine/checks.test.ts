@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate, InputError, loadCatalog } from '../../engine/index.js'
+import { evaluate, InputError, loadCatalog } from '../../service/index.js'
 import { FIXTURES, fixtureWith, loadProblems } from '../helpers.js'
 
 const test = suite('engine/checks: for_each')

@@ -1,11 +1,11 @@
-// The request's work limits (engine/collector.ts): the step budget is the rule that refuses a
+// The request's work limits (engine/run/collector.ts): the step budget is the rule that refuses a
 // request, so the answer never depends on how busy the machine is; the clock is only a far backstop,
 // a DeadlineError (503) that the caller may retry.
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Collector } from '../../engine/collector.js'
-import { DeadlineError, evaluate, loadCatalog, WorkLimitError, type Catalog } from '../../engine/index.js'
+import { Collector } from '../../engine/run/collector.js'
+import { DeadlineError, evaluate, loadCatalog, WorkLimitError, type Catalog } from '../../service/index.js'
 import { FIXTURES } from '../helpers.js'
 
 const test = suite('engine/collector: Collector.tick')

@@ -3,9 +3,9 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Decision, OPERATORS, type DecisionRule, type Outcome } from '../../engine/decide.js'
-import { Dec } from '../../engine/decimal.js'
-import type { Value } from '../../engine/types.js'
+import { Decision, OPERATORS, type DecisionRule, type Outcome } from '../../engine/compile/decisions.js'
+import { Dec } from '../../engine/values/decimal.js'
+import type { Value } from '../../engine/model/types.js'
 
 const test = suite('engine/decide: Decision.decide')
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { compare, Dec, fromNumber, toNumber } from '../../engine/decimal.js'
+import { compare, Dec, fromNumber, toNumber } from '../../engine/values/decimal.js'
 
 const test = suite('engine/decimal: toNumber')
 

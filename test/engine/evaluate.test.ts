@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate, loadCatalog } from '../../engine/index.js'
+import { evaluate, loadCatalog } from '../../service/index.js'
 import { FIXTURES } from '../helpers.js'
 
 const test = suite('engine/evaluate: lists')

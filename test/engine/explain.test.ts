@@ -1,8 +1,8 @@
 // ?explain=true inside iterations: the first and last item in full, one summary step between.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer } from '../../engine/index.js'
-import type { Step } from '../../engine/evaluate.js'
+import { answer } from '../../service/index.js'
+import type { Step } from '../../engine/run/evaluate.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('engine/evaluate: explanations of lists and searches')

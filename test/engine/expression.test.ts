@@ -2,9 +2,9 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
-import { CompileError, compileExpression } from '../../engine/expression.js'
-import type { Runtime, Value } from '../../engine/types.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { CompileError, compileExpression } from '../../engine/compile/expression.js'
+import type { Runtime, Value } from '../../engine/model/types.js'
 
 const test = suite('engine/expression: compileExpression')
 const names = new Set(['a', 'b', 'items'])

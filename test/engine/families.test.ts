@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate, loadCatalog } from '../../engine/index.js'
+import { evaluate, loadCatalog } from '../../service/index.js'
 import { RuleLoadError } from '../../engine/errors.js'
 import { FIXTURES } from '../helpers.js'
 

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs'
 import jsep from 'jsep'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { compileExpression } from '../../engine/expression.js'
-import { FILE, parseFormula, saveFormulas } from '../../engine/formula-cache.js'
+import { compileExpression } from '../../engine/compile/expression.js'
+import { FILE, parseFormula, saveFormulas } from '../../engine/load/formula-cache.js'
 
 const test = suite('engine/formula-cache: parseFormula')
 

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { formatProblem, loadCatalog } from '../../engine/index.js'
+import { formatProblem, loadLaw } from '../../engine/index.js'
 import { FORMULA_LENGTH } from '../../engine/compile/compiler.js'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { catalog, FIXTURES } from '../helpers.js'
 
 const test = suite('engine/compile: formula length')
@@ -50,7 +50,7 @@ test('a formula over the length is a warning at its file:line, and the rule set 
   const cwd = process.cwd()
   process.chdir(withLongFormulas())
   try {
-    const loaded = loadCatalog({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
+    const loaded = loadLaw({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
     assert.ok(loaded.ruleSets.has('demo.texts'))
     assert.equal((loaded.warnings ?? []).map(formatProblem), [9, 14, 18].map((line) => `rules/demo/texts.yaml:${line}:${line === 18 ? 13 : 14}: warning: ${said}`))
   } finally {
@@ -60,7 +60,7 @@ test('a formula over the length is a warning at its file:line, and the rule set 
 
 test('the rule check reports the warnings and passes', () => {
   const dir = withLongFormulas()
-  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'tools', 'check-rules.js'), '--rules', 'rules', '--tables', 'tables'], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'tools', 'check-rules.js'), '--rules', 'rules', '--tables', 'tables', '--endpoints', 'endpoints'], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
   assert.is(run.status, 0, run.stderr)
   assert.ok(run.stderr.includes(`rules/demo/texts.yaml:14:14: warning: ${said}`), run.stderr)
   assert.match(run.stdout, /no problems, 3 warning\(s\)/)

@@ -3,8 +3,8 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
-import { DeadlineError, evaluate, loadCatalog, WorkLimitError } from '../../engine/index.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { DeadlineError, evaluate, loadCatalog, WorkLimitError } from '../../service/index.js'
 import { FIXTURES } from '../helpers.js'
 
 const test = suite('engine/evaluate: a grid search with calls inside')

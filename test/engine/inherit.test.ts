@@ -1,7 +1,7 @@
 // outputs_like: a rule set's result shape merged from another's, field by field, in reading order.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { mergeOutputs } from '../../engine/inherit.js'
+import { mergeOutputs } from '../../engine/load/inherit.js'
 
 const test = suite('engine/inherit: mergeOutputs')
 const base = {

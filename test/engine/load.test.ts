@@ -67,8 +67,8 @@ test('a schedule base amount that disagrees with its brackets is refused', () =>
 })
 
 test('an unknown keyword in a request schema (a description cut short by a comma) is refused', () => {
-  assert.equal(problems('schema-description-cut-by-comma', 'rules/endpoints/demo.yaml'), [
-    'rules/endpoints/demo.yaml:11:3: request schema: strict mode: unknown keyword: "in dollars"',
+  assert.equal(problems('schema-description-cut-by-comma', 'endpoints/demo.yaml'), [
+    'endpoints/demo.yaml:11:3: request schema: strict mode: unknown keyword: "in dollars"',
   ])
 })
 
@@ -83,17 +83,17 @@ test("a check's condition must be true or false", () => {
 })
 
 test('an income year from 1 July needs figures in force on the 1 July it starts', () => {
-  const found = problems('fiscal-year-uncovered', 'rules/endpoints/demo.yaml')
+  const found = problems('fiscal-year-uncovered', 'endpoints/demo.yaml')
   assert.ok(found.length > 0)
   for (const p of found) assert.match(p, /has no value in force on 2025-07-01, which demo_flat_tax covers/)
 })
 
 test('an endpoint in a currency the service does not declare is refused', () => {
-  assert.equal(problems('unknown-currency', 'rules/endpoints/demo.yaml'), ['rules/endpoints/demo.yaml:11:11: unknown currency AUD; declare it under currencies: in rules/service.yaml'])
+  assert.equal(problems('unknown-currency', 'endpoints/demo.yaml'), ['endpoints/demo.yaml:11:11: unknown currency AUD; declare it under currencies: in rules/service.yaml'])
 })
 
 test('an endpoint names a suite the service declares', () => {
-  assert.equal(problems('unknown-suite', 'rules/endpoints/demo.yaml'), ['rules/endpoints/demo.yaml:8:8: unknown suite estate_taxes; the suites are compliance_data (rules/service.yaml)'])
+  assert.equal(problems('unknown-suite', 'endpoints/demo.yaml'), ['endpoints/demo.yaml:8:8: unknown suite estate_taxes; the suites are compliance_data (rules/service.yaml)'])
 })
 
 test("a field read of a called rule set's result must be one of its outputs", () => {

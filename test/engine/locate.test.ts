@@ -2,7 +2,7 @@
 import jsep from 'jsep'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { locate } from '../../engine/locate.js'
+import { locate } from '../../engine/load/locate.js'
 
 const test = suite('engine/locate: locate')
 

@@ -1,8 +1,8 @@
 // Money as notes print it, in the endpoint's declared currency.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
-import { formatMoney, type Currency } from '../../engine/money.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { formatMoney, type Currency } from '../../engine/values/money.js'
 
 const test = suite('engine/money: formatMoney')
 const usd: Currency = { code: 'USD', name: 'US dollars', symbol: '$', minor_units: 2 }

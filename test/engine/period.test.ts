@@ -1,7 +1,7 @@
 // The periods a supported year covers: the dates the load check requires figures on.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { periodStarts } from '../../engine/period.js'
+import { periodStarts } from '../../engine/values/period.js'
 
 const test = suite('engine/period: periodStarts')
 

@@ -3,8 +3,8 @@
 // tables its rule set is built on, fixed at load, never by a clock.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer, evaluate } from '../../engine/index.js'
-import { fallbackDataDate } from '../../engine/reach.js'
+import { answer, evaluate } from '../../service/index.js'
+import { fallbackDataDate } from '../../engine/check/reach.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('engine/reach: fallbackDataDate')

@@ -2,11 +2,11 @@
 // the inputs cannot say.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
+import { Dec } from '../../engine/values/decimal.js'
 import type { ValueType } from '../../engine/functions/spec.js'
-import { enumsFromTables, requestSchema, responseSchema } from '../../engine/request-schema.js'
-import type { TableEntry } from '../../engine/tables.js'
-import type { InputSpec } from '../../engine/ruleset.js'
+import { enumsFromTables, requestSchema, responseSchema } from '../../service/request-schema.js'
+import type { TableEntry } from '../../engine/data/tables.js'
+import type { InputSpec } from '../../engine/model/rule-set.js'
 
 const test = suite('engine/request-schema: requestSchema')
 const inputs: Record<string, InputSpec> = {

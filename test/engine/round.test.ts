@@ -3,8 +3,8 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
-import { round, rounding, type RoundingMode } from '../../engine/round.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { round, rounding, type RoundingMode } from '../../engine/values/round.js'
 
 const test = suite('engine/round: round')
 const cent = (mode: RoundingMode) => ({ step: new Dec('0.01'), mode })

@@ -1,7 +1,7 @@
 // YAML read with positions, and the parse cache a second process reads instead of the YAML.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { readYaml } from '../../engine/source.js'
+import { readYaml } from '../../engine/load/source.js'
 
 const test = suite('engine/source: readYaml')
 

@@ -1,8 +1,8 @@
 // Marginal-rate schedules and dated values.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
-import { at, marginalTax } from '../../engine/tables.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { at, marginalTax } from '../../engine/data/tables.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('engine/tables: marginalTax, at')

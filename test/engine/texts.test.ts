@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate, EvaluationError, loadCatalog } from '../../engine/index.js'
+import { evaluate, EvaluationError, loadLaw } from '../../engine/index.js'
 import { FIXTURES, loadProblems } from '../helpers.js'
 
 const test = suite('engine/compile/texts')
-const catalog = loadCatalog({ rulesDir: join(FIXTURES, 'lists', 'rules'), tablesDir: join(FIXTURES, 'lists', 'tables') })
+const catalog = loadLaw({ rulesDir: join(FIXTURES, 'lists', 'rules'), tablesDir: join(FIXTURES, 'lists', 'tables') })
 
 test('texts: every text whose condition holds, in order, its values printed as a note prints them', async () => {
   const { result } = await evaluate(catalog, 'demo.texts', { amount: 1234.5, late: true, late_since: '2026-05-01', year: 2026 })

@@ -1,12 +1,12 @@
 // The load-time type check of one formula: each node's type, and each mistake at its place.
 import jsep from 'jsep'
 // The engine's parser: jsep with the arrow-function plugin registered.
-import '../../engine/expression.js'
+import '../../engine/compile/expression.js'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FunctionSpec, ValueType } from '../../engine/functions/spec.js'
-import { isoDateProblem } from '../../engine/calendar.js'
-import { accepts, checkTypes, join, type TypeEnv } from '../../engine/typecheck.js'
+import { isoDateProblem } from '../../engine/values/calendar.js'
+import { accepts, checkTypes, join, type TypeEnv } from '../../engine/check/formula-types.js'
 
 const test = suite('engine/typecheck: checkTypes')
 

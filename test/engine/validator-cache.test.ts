@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cacheStats, schemaCompiler } from '../../engine/validator-cache.js'
+import { cacheStats, schemaCompiler } from '../../engine/load/validator-cache.js'
 
 const test = suite('engine/validator-cache: schemaCompiler')
 

@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
 import { Decimal } from 'decimal.js'
-import { TABLES_DIR } from '../../engine/project/paths.js'
+import { TABLES_DIR } from '../../service/project/paths.js'
 import { post, startService, type Service } from '../helpers.js'
 
 const test = suite('estate planning suite')

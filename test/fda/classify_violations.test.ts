@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { RE2 } from 're2-wasm'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 
 const test = suite('fda/classify_violations: categories and signal terms')
 type Rows<T> = { values: Record<string, { rows: T[] }> }

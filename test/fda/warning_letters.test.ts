@@ -8,7 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { COLUMNS, HEADER, ImportError, importWarningLetters, listingDate } from '../../tools/data/fda-warning-letters.js'
 
 const test = suite('fda/warning_letters: importer and provenance')

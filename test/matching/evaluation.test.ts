@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { BLOCK_END, BLOCK_START, currentBlock, evaluateMatcher, readPairs, renderBlock, replaceBlock, SWEEP } from '../../tools/matcher-evaluation.js'
 
 const test = suite('matching/evaluation: the labelled pairs and the thresholds')

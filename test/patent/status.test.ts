@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse as parseYaml } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 
 const test = suite('patent/status: the Orange Book patent file, indexed by patent')
 type Dataset = { file: string; columns: Record<string, string>; key: string[]; source: { href: string }; licence: string; retrieved: string }

@@ -8,7 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { COLUMNS, ImportError, importOrangeBook, obDate } from '../../tools/data/orange-book.js'
 
 const test = suite('pharma/orange_book: importer and provenance')

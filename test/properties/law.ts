@@ -2,8 +2,8 @@
  * @module Figures the invariants compare against, read from the loaded tables (never written into
  * a test): each rule set's top rate, a jurisdiction's break points, a parameter on a date.
  */
-import { Dec } from '../../engine/decimal.js'
-import { at, marginalTax, type TableEntry } from '../../engine/tables.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { at, marginalTax, type TableEntry } from '../../engine/data/tables.js'
 import { catalog } from '../helpers.js'
 
 export function table(id: string): TableEntry {

@@ -8,7 +8,7 @@
 import * as fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../engine/decimal.js'
+import { Dec } from '../../engine/values/decimal.js'
 import { catalog, post, startService, type Service } from '../helpers.js'
 import { cents, table } from './law.js'
 import { params } from './runs.js'

@@ -7,7 +7,7 @@
 import * as fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Endpoint } from '../../engine/index.js'
+import type { Endpoint } from '../../service/index.js'
 import { catalog, post, startService, type Service } from '../helpers.js'
 import { params } from './runs.js'
 import { expectWellFormed, fieldNames, fromSchema, send } from './shape.js'

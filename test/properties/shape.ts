@@ -3,7 +3,7 @@
  * from an endpoint manifest's request JSON Schema, so a new manifest is fuzzed without a line here.
  */
 import * as fc from 'fast-check'
-import type { Endpoint } from '../../engine/index.js'
+import type { Endpoint } from '../../service/index.js'
 import type { Service } from '../helpers.js'
 
 export interface Reply {

@@ -28,7 +28,7 @@ function catalogWith2027() {
       }
       return edited
     },
-    'rules/endpoints/pension_lump_sum.yaml': (m) => {
+    'endpoints/pension_lump_sum.yaml': (m) => {
       assert.ok(m.includes('supported: [2025, 2026]'))
       return m.replace('supported: [2025, 2026]', 'supported: [2025, 2026, 2027]')
     },

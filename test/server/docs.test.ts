@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { catalogWithNewEndpoint, startService, type Service } from '../helpers.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

@@ -4,7 +4,7 @@
 // checks), a fault found alone keeps its code and is never hidden by another of the same stage.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { combinedCode } from '../../engine/index.js'
+import { combinedCode } from '../../service/index.js'
 import { post, startService, type Service } from '../helpers.js'
 
 const test = suite('server: one rule for the error code')

@@ -2,7 +2,7 @@
 // docs page's "Try it out" sends. Every error response's example carries its own code.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openApiDocument } from '../../server/openapi.js'
+import { openApiDocument } from '../../service/openapi.js'
 import { catalog, post, startService, type Service } from '../helpers.js'
 
 const test = suite('server/openapi: examples')

@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { EvaluationPool } from '../../server/pool.js'
 import { MAX_DEPTH } from '../../server/depth.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 import { catalog, post, startService, startServiceWith, type Service } from '../helpers.js'
 
 const test = suite('server: every request is bounded (fuzz review reproducers)')

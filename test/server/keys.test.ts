@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { AddressInfo } from 'node:net'
 import { createApp } from '../../server/app.js'
-import { FileKeyStore, parseKey } from '../../server/keys.js'
+import { FileKeyStore, parseKey } from '../../service/keys.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('server/keys: FileKeyStore')

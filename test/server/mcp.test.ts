@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { catalog, post, startService, type Service } from '../helpers.js'
 
 const STATE = { state: 'NY', tax_year: 2026, gross_estate: 7500000 }

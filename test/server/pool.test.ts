@@ -3,10 +3,10 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer } from '../../engine/index.js'
+import { answer } from '../../service/index.js'
 import { EvaluationPool } from '../../server/pool.js'
 import { readGolden } from '../../tools/golden.js'
-import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 import { catalog, post, startServiceWith } from '../helpers.js'
 
 const test = suite('server/pool: heavy endpoints on worker threads')

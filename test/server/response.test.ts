@@ -6,7 +6,7 @@
 // produce, and every field is described for callers.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer, type Endpoint } from '../../engine/index.js'
+import { answer, type Endpoint } from '../../service/index.js'
 import { catalog, post, startService, type Service } from '../helpers.js'
 
 const test = suite('server/response: the published result schemas')

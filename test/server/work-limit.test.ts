@@ -2,9 +2,9 @@
 // worker is free at once for the next request.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
-import { DeadlineError } from '../../engine/index.js'
-import { McpTools } from '../../server/mcp.js'
+import { RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
+import { DeadlineError } from '../../service/index.js'
+import { McpTools } from '../../service/mcp.js'
 import { EvaluationPool } from '../../server/pool.js'
 import { catalog, post, startService, startServiceWith, type Service } from '../helpers.js'
 

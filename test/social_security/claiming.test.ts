@@ -2,7 +2,7 @@
 // POMS's worked widow(er) example; each expected figure is worked out by hand in the comment beside it.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../engine/index.js'
+import { evaluate } from '../../service/index.js'
 import { InputError } from '../../engine/errors.js'
 import { catalog } from '../helpers.js'
 

@@ -3,7 +3,7 @@
 // directly, so the rule set is called on its own; the expected figures are POMS's, worked again in the comments.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../engine/index.js'
+import { evaluate } from '../../service/index.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('social_security.disability_offset')

@@ -5,7 +5,7 @@
 // service by SSA's 2022 period table; the optimum month agrees in every case below.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../engine/index.js'
+import { evaluate } from '../../service/index.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('social_security.filing_strategy against Open Social Security')

@@ -3,7 +3,7 @@
 // endpoints use them with no other change. The 2027 figures below are placeholders for the test, not SSA's.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../engine/index.js'
+import { evaluate } from '../../service/index.js'
 import { catalog, catalogWithEdits } from '../helpers.js'
 
 const test = suite('social_security.work_credits: adding 2027')

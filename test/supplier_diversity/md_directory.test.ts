@@ -9,7 +9,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { COLUMNS, ImportError, importDirectory, portalDate, programsOf } from '../../tools/data/maryland-mdot-mbe-directory.js'
 
 const test = suite('supplier_diversity/md_directory: importer and provenance')

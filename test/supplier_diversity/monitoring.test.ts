@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadCatalog } from '../../engine/index.js'
-import { ROOT } from '../../engine/project/paths.js'
+import { loadCatalog } from '../../service/index.js'
+import { ROOT } from '../../service/project/paths.js'
 import { run } from '../../tools/golden.js'
 
 const test = suite('supplier_diversity/monitoring: expiring and expired from published end dates (fixture)')
@@ -17,6 +17,7 @@ function fixtureCatalog() {
   const dir = mkdtempSync(join(tmpdir(), 'supplier-fixture-'))
   cpSync(join(ROOT, 'rules'), join(dir, 'rules'), { recursive: true })
   cpSync(join(ROOT, 'tables'), join(dir, 'tables'), { recursive: true })
+  cpSync(join(ROOT, 'endpoints'), join(dir, 'endpoints'), { recursive: true })
   cpSync(join(ROOT, 'test', 'fixtures', 'supplier_diversity', 'firms-with-end-dates.csv'), join(dir, 'tables', 'supplier_diversity', 'md_mdot_directory', 'firms.csv'))
   return loadCatalog({ rulesDir: join(dir, 'rules'), tablesDir: join(dir, 'tables'), dataCacheDir: join(dir, 'cache') })
 }

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
-import { FileKeyStore } from '../../server/keys.js'
+import { ROOT } from '../../service/project/paths.js'
+import { FileKeyStore } from '../../service/keys.js'
 
 const test = suite('tools/keys')
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { check, ImportError, main, pinned, version, versionUrl } from '../../tools/data/open-terms-archive.js'
 
 const test = suite('tools/open-terms-archive')

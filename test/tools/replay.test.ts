@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 
 const test = suite('tools/replay')
 const REPLAY = join(ROOT, 'dist', 'tools', 'replay.js')
@@ -16,6 +16,7 @@ function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), 'replay-project-'))
   cpSync(join(ROOT, 'rules'), join(dir, 'rules'), { recursive: true })
   cpSync(join(ROOT, 'tables'), join(dir, 'tables'), { recursive: true })
+  cpSync(join(ROOT, 'endpoints'), join(dir, 'endpoints'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), '{}\n')
   mkdirSync(join(dir, 'test', 'golden'), { recursive: true })
   cpSync(join(ROOT, 'test', 'fixtures', 'replay', 'cases.yaml'), join(dir, 'test', 'golden', 'cases.yaml'))

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ROOT } from '../../engine/project/paths.js'
+import { ROOT } from '../../service/project/paths.js'
 import { agreementBlock, measureAgreement, recordedBlock, type Agreement } from '../../tools/tos-agreement.js'
 import { catalog } from '../helpers.js'
 

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
-import { TABLES_DIR } from '../../engine/project/paths.js'
-import type { LookupEntry, ParameterEntry } from '../../engine/tables.js'
+import { TABLES_DIR } from '../../service/project/paths.js'
+import type { LookupEntry, ParameterEntry } from '../../engine/data/tables.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('tos/curated-a: curated terms-of-service analyses')

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
-import { loadCatalog } from '../../engine/index.js'
-import { RULES_DIR, TABLES_DIR } from '../../engine/project/paths.js'
+import { loadCatalog } from '../../service/index.js'
+import { RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 
 const test = suite('tos/curated-b: curated analyses, social networks, commerce and media')
 

@@ -4,7 +4,7 @@
 // for 7.6 s, 512 KiB for 408 s, and a text matching a pattern over 10,000 times was a 500.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer, InputError } from '../../engine/index.js'
+import { answer, InputError } from '../../service/index.js'
 import { catalog } from '../helpers.js'
 
 const test = suite('tos/analyze-text: the reproducers of unbounded work')

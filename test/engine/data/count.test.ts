@@ -3,7 +3,7 @@ import { writeFileSync, appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../../engine/index.js'
+import { evaluate } from '../../../service/index.js'
 import { copyFixture, load } from './fixture.js'
 
 const test = suite('engine/data: row_count')

@@ -5,7 +5,7 @@
 import { cpSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadCatalog, type Catalog } from '../../../engine/index.js'
+import { loadCatalog, type Catalog } from '../../../service/index.js'
 import { FIXTURES, loadProblems } from '../../helpers.js'
 
 export const DATA_FIXTURE = join(FIXTURES, 'data')

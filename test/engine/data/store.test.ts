@@ -5,7 +5,7 @@ import { appendFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../../engine/index.js'
+import { evaluate } from '../../../service/index.js'
 import { copyFixture, load } from './fixture.js'
 
 const test = suite('engine/data/store: openDatasets')
@@ -36,7 +36,7 @@ test('other processes open the same store and answer alike', () => {
   const dir = copyFixture()
   const cache = join(dir, 'cache')
   load(dir, cache)
-  const engine = new URL('../../../engine/index.js', import.meta.url).href
+  const engine = new URL('../../../service/index.js', import.meta.url).href
   const script = `
     const { loadCatalog, evaluate } = await import(${JSON.stringify(engine)})
     const c = loadCatalog({ rulesDir: ${JSON.stringify(join(dir, 'rules'))}, tablesDir: ${JSON.stringify(join(dir, 'tables'))}, dataCacheDir: ${JSON.stringify(cache)} })

@@ -2,7 +2,7 @@
 // a key, bands at their edges, a history and the row in force, each cited and dated.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { evaluate } from '../../../engine/index.js'
+import { evaluate } from '../../../service/index.js'
 import { copyFixture, load } from '../data/fixture.js'
 
 const test = suite('engine/functions/data')

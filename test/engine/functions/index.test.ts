@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FAMILIES, functionNames, libraryFunction } from '../../../engine/functions/index.js'
-import { ROOT } from '../../../engine/project/paths.js'
+import { ROOT } from '../../../service/project/paths.js'
 
 const test = suite('engine/functions/index: the registry')
 

@@ -1,8 +1,8 @@
 // The list functions: aggregates, bounded loops, choosing by a key, and reading a curve.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../../engine/decimal.js'
-import type { Value } from '../../../engine/types.js'
+import { Dec } from '../../../engine/values/decimal.js'
+import type { Value } from '../../../engine/model/types.js'
 import { formula, show } from './formula.js'
 
 const test = suite('engine/functions/lists')

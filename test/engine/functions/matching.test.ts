@@ -2,10 +2,10 @@
 // name measures, alias parts, and identifiers that decide.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { CompileError } from '../../../engine/expression.js'
-import { loadCatalog } from '../../../engine/load.js'
-import type { LookupEntry, TableEntry } from '../../../engine/tables.js'
-import type { Value } from '../../../engine/types.js'
+import { CompileError } from '../../../engine/compile/expression.js'
+import { loadCatalog } from '../../../service/index.js'
+import type { LookupEntry, TableEntry } from '../../../engine/data/tables.js'
+import type { Value } from '../../../engine/model/types.js'
 import { formula, show } from './formula.js'
 
 const test = suite('engine/functions/matching')

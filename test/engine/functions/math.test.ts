@@ -1,7 +1,7 @@
 // The math functions: exact where the law needs it, refused outside their domain, never NaN.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Dec } from '../../../engine/decimal.js'
+import type { Dec } from '../../../engine/values/decimal.js'
 import { formula } from './formula.js'
 
 const test = suite('engine/functions/math')

@@ -1,9 +1,9 @@
 // The table functions: each reads the table it is given, through the runtime, and checks its keys at load.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../../engine/decimal.js'
-import { CompileError } from '../../../engine/expression.js'
-import type { LookupEntry, ParameterEntry, ScheduleEntry, SeriesEntry, TableEntry } from '../../../engine/tables.js'
+import { Dec } from '../../../engine/values/decimal.js'
+import { CompileError } from '../../../engine/compile/expression.js'
+import type { LookupEntry, ParameterEntry, ScheduleEntry, SeriesEntry, TableEntry } from '../../../engine/data/tables.js'
 import { formula, show } from './formula.js'
 
 const test = suite('engine/functions/tables')

@@ -1,10 +1,10 @@
 // The text functions: normalising, RE2 patterns that cannot backtrack, and similarity.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Dec } from '../../../engine/decimal.js'
-import { CompileError, compileExpression } from '../../../engine/expression.js'
+import { Dec } from '../../../engine/values/decimal.js'
+import { CompileError, compileExpression } from '../../../engine/compile/expression.js'
 import { WorkLimitError } from '../../../engine/errors.js'
-import type { Runtime, Value } from '../../../engine/types.js'
+import type { Runtime, Value } from '../../../engine/model/types.js'
 import { formula, show } from './formula.js'
 
 /** The steps a formula charges (Runtime.work), run on named values, with an optional budget. */

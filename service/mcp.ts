@@ -1,0 +1,106 @@
+/**
+ * @module The MCP server: every endpoint manifest as a tool named by its SPEC tool name, with the
+ * manifest's request schema as the input schema and the envelope as the output schema. A call answers
+ * through the same `answer()` as the HTTP route, so the envelope is the same; a bad argument is a tool
+ * error (`isError`) carrying the same error body as the HTTP 400, naming the field.
+ *
+ * Two transports share it: stdio (tools/mcp.ts, `npm run mcp`) and Streamable HTTP at POST /mcp on
+ * the service (server/mcp-http.ts: stateless, a fresh server per request).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { answer, DeadlineError, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
+import { capDetails } from './request.js'
+import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
+import { HttpError } from './errors.js'
+
+const INSTRUCTIONS =
+  'Exact, cited US estate, gift and inheritance tax answers computed from versioned statutes. ' +
+  'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
+  '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says; ' +
+  'read result.notes for the assumptions made. An unsupported year or state is refused with the supported list.'
+
+function toolOf(endpoint: Endpoint): Tool {
+  return {
+    name: endpoint.tool_name,
+    title: endpoint.summary,
+    description: agentDescription(endpoint),
+    inputSchema: endpoint.request as Tool['inputSchema'],
+    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }
+}
+
+/** A further tool on an endpoint's rules: its own name and texts, the request cut to its fields. */
+function alsoToolOf(endpoint: Endpoint, tool: AlsoTool): Tool {
+  const same = `Answered by the same rules as ${endpoint.tool_name} (POST ${endpoint.paths[0]}), with the request cut to the fields this task needs; the result is the same envelope.`
+  return {
+    name: tool.tool_name,
+    title: tool.summary,
+    description: [tool.summary + '.', tool.description?.trim(), same, agentDescription(endpoint)].filter(Boolean).join('\n\n'),
+    inputSchema: tool.request as Tool['inputSchema'],
+    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }
+}
+
+const errorResult = (body: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] })
+
+/** The tools of one catalog, built once; `server()` makes an MCP server that serves them. */
+export class McpTools {
+  readonly tools: Tool[]
+  private readonly byName: Map<string, Endpoint>
+  /** A further tool's fields, by its name: arguments outside them are refused. */
+  private readonly fieldsOf = new Map<string, string[]>()
+
+  constructor(
+    catalog: Catalog,
+    /** How a call is answered: in this thread by default; the server passes its pool's dispatch. */
+    private readonly respond: (endpoint: Endpoint, body: unknown) => Promise<Envelope> = (endpoint, body) => answer(catalog, endpoint, body),
+  ) {
+    this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
+    this.tools = catalog.endpoints.map(toolOf)
+    for (const endpoint of catalog.endpoints) {
+      for (const tool of endpoint.also_tools ?? []) {
+        this.byName.set(tool.tool_name, endpoint)
+        this.fieldsOf.set(tool.tool_name, tool.fields)
+        this.tools.push(alsoToolOf(endpoint, tool))
+      }
+    }
+  }
+
+  async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const endpoint = this.byName.get(name)
+    if (!endpoint) {
+      return errorResult({ error: { code: 'not_found', message: `no tool ${name}; known: ${[...this.byName.keys()].join(', ')}`, details: [] } })
+    }
+    const fields = this.fieldsOf.get(name)
+    const outside = fields ? Object.keys(args ?? {}).filter((k) => !fields.includes(k)) : []
+    if (outside.length > 0) {
+      const details = outside.map((field) => ({ field, message: `is not a field of ${name}; its fields: ${fields!.join(', ')} (${endpoint.tool_name} takes the whole request)` }))
+      return errorResult({ error: { code: 'validation_error', message: details.map((d) => `${d.field} ${d.message}`).join('; '), details } })
+    }
+    try {
+      const envelope = await this.respond(endpoint, args ?? {})
+      return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: { ...envelope } }
+    } catch (error) {
+      if (error instanceof InputError) return errorResult({ error: { code: error.code, ...capDetails(error.message, error.details) } })
+      if (error instanceof DeadlineError) return errorResult({ error: { code: error.code, message: error.message, details: [] } })
+      if (error instanceof HttpError) return errorResult({ error: { code: error.code, message: error.message, details: [] } })
+      console.error(`internal error in MCP tool ${name}:`, error)
+      return errorResult({ error: { code: 'internal_error', message: 'internal error', details: [] } })
+    }
+  }
+
+  server(): Server {
+    const server = new Server({ name: 'rules-as-code', version: serviceVersion }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }))
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(request.params.name, request.params.arguments))
+    return server
+  }
+
+  /** The endpoint that answers a tool, if there is such a tool. */
+  endpointOf(name: string): Endpoint | undefined {
+    return this.byName.get(name)
+  }
+}
