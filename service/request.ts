@@ -91,7 +91,7 @@ const ENVELOPE_FIELDS: Record<string, unknown> = {
   notes: { type: 'array', items: { type: 'string' }, description: 'Assumptions and caveats in plain words, among them each unverified figure used.' },
   explanation: {
     type: 'array',
-    description: 'Present only with ?explain=true: each step with its value, the parameters it read and its citation.',
+    description: 'Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out.',
     items: {
       type: 'object',
       required: ['rule_set', 'step', 'value', 'parameters', 'citations'],
