@@ -17,7 +17,7 @@ export interface Problem {
 }
 
 export function formatProblem(p: Problem): string {
-  return `${p.file}:${p.line}:${p.column}: ${p.warning ? 'warning: ' : ''}${p.message}`
+  return `${p.file}:${p.line}:${p.column}: ${p.message}`
 }
 
 export class RuleLoadError extends Error {

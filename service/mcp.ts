@@ -11,7 +11,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { answer, DeadlineError, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
 import { capDetails } from './request.js'
-import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
+import { serviceVersion } from './contract.js'
+import { alsoToolDescription, compactSchema, fitted, toolDescription, type TextCut } from './tool-list.js'
 import { HttpError } from './errors.js'
 
 const INSTRUCTIONS =
@@ -20,26 +21,23 @@ const INSTRUCTIONS =
   '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says; ' +
   'read result.notes for the assumptions made. An unsupported year or state is refused with the supported list.'
 
-function toolOf(endpoint: Endpoint): Tool {
+function toolOf(endpoint: Endpoint, cut: TextCut): Tool {
   return {
     name: endpoint.tool_name,
     title: endpoint.summary,
-    description: agentDescription(endpoint),
-    inputSchema: endpoint.request as Tool['inputSchema'],
-    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    description: toolDescription(endpoint, cut),
+    inputSchema: compactSchema(endpoint.request, cut) as Tool['inputSchema'],
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }
 }
 
 /** A further tool on an endpoint's rules: its own name and texts, the request cut to its fields. */
-function alsoToolOf(endpoint: Endpoint, tool: AlsoTool): Tool {
-  const same = `Answered by the same rules as ${endpoint.tool_name} (POST ${endpoint.paths[0]}), with the request cut to the fields this task needs; the result is the same envelope.`
+function alsoToolOf(endpoint: Endpoint, tool: AlsoTool, cut: TextCut): Tool {
   return {
     name: tool.tool_name,
     title: tool.summary,
-    description: [tool.summary + '.', tool.description?.trim(), same, agentDescription(endpoint)].filter(Boolean).join('\n\n'),
-    inputSchema: tool.request as Tool['inputSchema'],
-    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    description: alsoToolDescription(endpoint, tool, cut),
+    inputSchema: compactSchema(tool.request, cut) as Tool['inputSchema'],
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }
 }
@@ -59,14 +57,17 @@ export class McpTools {
     private readonly respond: (endpoint: Endpoint, body: unknown) => Promise<Envelope> = (endpoint, body) => answer(catalog, endpoint, body),
   ) {
     this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
-    this.tools = catalog.endpoints.map(toolOf)
     for (const endpoint of catalog.endpoints) {
       for (const tool of endpoint.also_tools ?? []) {
         this.byName.set(tool.tool_name, endpoint)
         this.fieldsOf.set(tool.tool_name, tool.fields)
-        this.tools.push(alsoToolOf(endpoint, tool))
       }
     }
+    // The whole list within the budget an agent's context can spare (tool-list.ts).
+    this.tools = fitted((cut) => [
+      ...catalog.endpoints.map((e) => toolOf(e, cut)),
+      ...catalog.endpoints.flatMap((e) => (e.also_tools ?? []).map((t) => alsoToolOf(e, t, cut))),
+    ])
   }
 
   async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {

@@ -109,6 +109,7 @@ export function typeRuleSet(
       }
       case 'decision':
         for (const e of n.facts.values()) check(e, names)
+        for (const e of n.whens) check(e, names, 'boolean', 'the condition of a decision rule')
         return 'text'
       case 'call':
         check(n.when, names, 'boolean', 'the condition of a call')

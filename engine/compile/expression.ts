@@ -50,7 +50,12 @@ export interface CompiledExpression {
    * Declared texts (`text:`, `texts:`, compile/texts.ts) instead of one formula: each item's
    * condition and template, held here so the load check types them as it types notes.
    */
-  texts?: { first: boolean; items: DeclaredText[] }
+  texts?: {
+    first: boolean
+    items: DeclaredText[]
+    /** The texts as written, on one line, for an explanation's step: `when c: "…"; "…"`. */
+    written: string
+  }
   /** Where the formula stands in its rule file, set by the rule set compiler. */
   path?: PathSegment[]
 }

@@ -65,5 +65,7 @@ export function compileTexts(c: Compiler, name: string, raw: RawTexts, first: bo
         for (const [i, item] of items.entries()) if (holds(item, i, rt)) out.push(text(item.parts, rt, rt.currency(), refuseNull))
         return out
       }
-  return { run, deps, tables, texts: { first, items }, path }
+  const listed = (typeof raw === 'string' ? [{ text: raw }] : raw).map((item) => `${'when' in item && item.when !== undefined ? `when ${item.when.trim()}: ` : ''}${JSON.stringify(item.text)}`)
+  const written = `${first ? 'text' : 'texts'}: ${listed.join('; ')}`
+  return { run, deps, tables, texts: { first, items, written }, path }
 }

@@ -39,6 +39,8 @@ export interface DecisionNode extends NodeBase {
   decision: Decision
   /** Each fact a condition reads, compiled: an input, a formula or a parameter. */
   facts: Map<string, CompiledExpression>
+  /** Each rule's `when` as written, kept for the type check (it must be true or false); never run. */
+  whens: CompiledExpression[]
 }
 export interface CallNode extends NodeBase {
   kind: 'call'

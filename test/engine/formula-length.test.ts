@@ -52,7 +52,7 @@ test('a formula over the length is a warning at its file:line, and the rule set 
   try {
     const loaded = loadLaw({ rulesDir: 'rules', tablesDir: 'tables', dataCacheDir: 'cache' })
     assert.ok(loaded.ruleSets.has('demo.texts'))
-    assert.equal((loaded.warnings ?? []).map(formatProblem), [9, 14, 18].map((line) => `rules/demo/texts.yaml:${line}:${line === 18 ? 13 : 14}: warning: ${said}`))
+    assert.equal((loaded.warnings ?? []).map(formatProblem), [9, 14, 18].map((line) => `rules/demo/texts.yaml:${line}:${line === 18 ? 13 : 14}: ${said}`))
   } finally {
     process.chdir(cwd)
   }
@@ -62,12 +62,12 @@ test('the rule check reports the warnings and passes', () => {
   const dir = withLongFormulas()
   const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'tools', 'check-rules.js'), '--rules', 'rules', '--tables', 'tables', '--endpoints', 'endpoints'], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
   assert.is(run.status, 0, run.stderr)
-  assert.ok(run.stderr.includes(`rules/demo/texts.yaml:14:14: warning: ${said}`), run.stderr)
+  assert.ok(run.stderr.includes(`warning: rules/demo/texts.yaml:14:14: ${said}`), run.stderr)
   assert.match(run.stdout, /no problems, 3 warning\(s\)/)
 })
 
 test(`no formula in rules/ is over ${FORMULA_LENGTH} characters`, () => {
-  const long = (catalog().warnings ?? []).map(formatProblem)
+  const long = (catalog().warnings ?? []).filter((w) => w.message.startsWith('a formula of ')).map(formatProblem)
   assert.equal(long, [])
 })
 

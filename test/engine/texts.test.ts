@@ -41,6 +41,12 @@ test('a placeholder without a value is a defect of the rules, not the word null'
   }
 })
 
+test('an explanation shows declared texts as written', async () => {
+  const { explanation } = await evaluate(catalog, 'demo.texts', { amount: 0, year: 2026 }, { explain: true })
+  const step = explanation!.find((s) => s.step === 'status')!
+  assert.is(step.formula, 'text: when tax == 0: "Nothing is due."; when late: "Late: {$tax} is due."')
+})
+
 /** The lists fixture with `rules/demo/texts.yaml` replaced by `yaml`: its load problems. */
 function problemsOf(yaml: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'texts-'))
