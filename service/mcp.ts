@@ -15,11 +15,22 @@ import { serviceVersion } from './contract.js'
 import { alsoToolDescription, compactSchema, fitted, toolDescription, type TextCut } from './tool-list.js'
 import { HttpError } from './errors.js'
 
-const INSTRUCTIONS =
-  'Exact, cited US estate, gift and inheritance tax answers computed from versioned statutes. ' +
-  'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
-  '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says; ' +
-  'read result.notes for the assumptions made. An unsupported year or state is refused with the supported list.'
+/**
+ * What the server tells a client about itself: the suites of rules/service.yaml that have a tool,
+ * each with its description, so the text grows with the service (it once named estate tax alone).
+ */
+function instructionsOf(catalog: Catalog): string {
+  const suites = Object.entries(catalog.service.suites)
+    .filter(([id]) => catalog.endpoints.some((e) => e.suite === id))
+    .map(([, suite]) => `- ${suite.name}: ${suite.description}`)
+  return [
+    'Exact, cited answers computed from versioned statutes, regulations and curated public data sets, in these suites:',
+    ...suites,
+    'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
+      '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says, money in the ' +
+      "jurisdiction's currency; read result.notes for the assumptions made. An unsupported year or jurisdiction is refused with the supported list.",
+  ].join('\n')
+}
 
 function toolOf(endpoint: Endpoint, cut: TextCut): Tool {
   return {
@@ -50,6 +61,7 @@ export class McpTools {
   private readonly byName: Map<string, Endpoint>
   /** A further tool's fields, by its name: arguments outside them are refused. */
   private readonly fieldsOf = new Map<string, string[]>()
+  private readonly instructions: string
 
   constructor(
     catalog: Catalog,
@@ -57,6 +69,7 @@ export class McpTools {
     private readonly respond: (endpoint: Endpoint, body: unknown) => Promise<Envelope> = (endpoint, body) => answer(catalog, endpoint, body),
   ) {
     this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
+    this.instructions = instructionsOf(catalog)
     for (const endpoint of catalog.endpoints) {
       for (const tool of endpoint.also_tools ?? []) {
         this.byName.set(tool.tool_name, endpoint)
@@ -94,7 +107,7 @@ export class McpTools {
   }
 
   server(): Server {
-    const server = new Server({ name: 'rules-as-code', version: serviceVersion }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+    const server = new Server({ name: 'rules-as-code', version: serviceVersion }, { capabilities: { tools: {} }, instructions: this.instructions })
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }))
     server.setRequestHandler(CallToolRequestSchema, (request) => this.call(request.params.name, request.params.arguments))
     return server

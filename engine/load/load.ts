@@ -28,7 +28,7 @@ import { libraryFunction } from '../functions/index.js'
 import type { ValueType } from '../functions/spec.js'
 import { typeRuleSet } from '../check/rule-set-types.js'
 
-/** rules/service.yaml: the formula version, tier, currencies, roundings and work limits. */
+/** rules/service.yaml: the formula version, tier, suites, currencies, roundings and work limits. */
 export type Service = ServiceFile
 
 /** The law as loaded: the service file, the compiled rule sets and the tables. */

@@ -133,7 +133,7 @@ export interface NoteDef {
 
 export interface RuleSet {
   id: string
-  /** The type of its result, as the load check worked it out from its outputs (typing.ts). */
+  /** The type of its result, as the load check worked it out from its outputs (check/rule-set-types.ts). */
   outputType?: ValueType
   /** The functions it declares (`functions:`), callable from its formulas like the library's. */
   functions: Map<string, FunctionSpec>

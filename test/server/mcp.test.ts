@@ -72,6 +72,15 @@ for (const transport of ['http', 'stdio'] as const) {
     }
   })
 
+  test('the instructions name every suite that has a tool, with its description (not estate tax alone)', async () => {
+    const instructions = clients[transport]!.getInstructions() ?? ''
+    const { service: { suites }, endpoints } = catalog()
+    for (const [id, suite] of Object.entries(suites)) {
+      if (endpoints.some((e) => e.suite === id)) assert.ok(instructions.includes(`${suite.name}: ${suite.description}`), suite.name)
+    }
+    assert.match(instructions, /flight delay compensation/)
+  })
+
   test('a second tool on a path (analyze_backdoor_roth) takes the request cut to its fields and answers as the route does', async () => {
     const { tools } = await clients[transport]!.listTools()
     const tool = tools.find((t) => t.name === 'analyze_backdoor_roth')!
