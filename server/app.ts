@@ -5,9 +5,9 @@
  * Per route: authenticate (`x-api-key`), require `application/json`, parse the body (64 KiB at most,
  * or the manifest's `body_limit`), then answer through the engine. Errors become the JSON error body in errors.ts.
  *
- * The same manifests give the public description routes (no key): GET /openapi.json, /docs and
- * /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and /healthz, /readyz,
- * /version and /metrics for operators. Every request gets an id and a log line (observe.ts).
+ * The same manifests give the public description routes (no key): GET /openapi.json, /docs,
+ * /playground and /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and
+ * /healthz, /readyz, /version and /metrics for operators. Every request gets an id and a log line (observe.ts).
  */
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
@@ -16,6 +16,7 @@ import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from
 import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
 import { deeperThan, MAX_DEPTH } from './depth.js'
 import { docsRoutes } from './docs.js'
+import { playgroundRoutes } from './playground.js'
 import { errors } from './errors.js'
 import { HttpError, unauthorized } from '../service/errors.js'
 import { parseKey, type KeyStore } from '../service/keys.js'
@@ -191,6 +192,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
     ctx.body = openapi
   })
   docsRoutes(router)
+  playgroundRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
   router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => handleMcpHttp(mcp, ctx, (e) => (e ? limitOf(e) : bodyLimit)))
@@ -211,6 +213,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
       service: 'rules-as-code calculation service',
       formula_version: catalog.service.formula_version,
       docs: '/docs',
+      playground: '/playground',
       openapi: '/openapi.json',
       endpoints: catalog.endpoints.flatMap((e) => e.paths).sort(),
     }

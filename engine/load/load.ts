@@ -324,10 +324,11 @@ export function readLaw(options: LoadOptions): LawReading {
     const rs = ruleSets.get(id)
     if (!rs || !clean.has(id)) return { record: 'open' }
     outputs.set(id, { record: 'open' }) // a cycle of calls reads an open record
-    const { problems: found, output } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf, families)
+    const { problems: found, output, formulas } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf, families)
     for (const p of found) problems.push(ruleSources.get(id)!.problem(p.path, p.message, p.index))
     outputs.set(id, output)
     rs.outputType = output
+    rs.formulaTypes = formulas
     return output
   }
   for (const id of ruleSets.keys()) typeOf(id)
