@@ -32,6 +32,8 @@ export interface Evaluated {
   data_as_of: string
   notes: string[]
   explanation?: Step[]
+  /** The steps of work the evaluation counted against the request's budget (a batch sums them). */
+  steps: number
 }
 
 
@@ -55,6 +57,7 @@ export async function evaluate(
     // Never empty: an answer that read no table is dated by the data its rule set is built on.
     data_as_of: collector.asOf || dataDateOf(catalog, rs),
     notes: collector.notes,
+    steps: collector.used,
   }
   if (collector.explanation) {
     out.explanation = collector.explanation.steps
