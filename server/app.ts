@@ -13,7 +13,7 @@ import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
 import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
-import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
+import { BODY_LIMIT, bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
 import { deeperThan, MAX_DEPTH } from '../service/depth.js'
 import { docsRoutes } from './docs.js'
 import { errors } from './errors.js'
@@ -55,7 +55,7 @@ export interface AppOptions {
   batch?: Partial<BatchLimits>
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText, batch }: AppOptions): Koa {
+export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText, batch }: AppOptions): Koa {
   // Behind trusted proxies ctx.ip is read from the last `trustProxy` entries of X-Forwarded-For (the
   // ones those proxies appended); a client's own entries before them are ignored.
   const app = new Koa(trustProxy > 0 ? { proxy: true, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: trustProxy } : {})
