@@ -124,7 +124,7 @@ const batchSchemas = {
     properties: {
       id: { type: ['string', 'number'], description: "The caller's name for the line, given back on its answer." },
       path: { type: 'string', description: 'The path of an endpoint, e.g. /estate/calculate-state-tax.' },
-      body: { type: 'object', description: "The request body, as a single request to the path would send it." },
+      body: { type: 'object', additionalProperties: true, description: 'The request body, as a single request to the path would send it.' },
     },
   },
   BatchAnswer: {
@@ -133,7 +133,7 @@ const batchSchemas = {
     properties: {
       id: { type: ['string', 'number'], description: "The line's id, where it had one." },
       status: { type: 'integer', description: 'The status a single request would have had: 200, or the error\'s.' },
-      body: { oneOf: [envelopeSchema({ type: 'object' }), ref('Error')] },
+      body: { oneOf: [envelopeSchema({ type: 'object', additionalProperties: true }), ref('Error')] },
     },
   },
 }
