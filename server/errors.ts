@@ -59,7 +59,8 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
       ctx.body = body('validation_error', 'the request body has a "__proto__" key, which is not allowed', [{ field: '__proto__', message: 'is not an allowed key' }])
     } else if (e.status === 400 || e.type === 'entity.parse.failed') {
       ctx.status = 400
-      ctx.body = body('validation_error', 'the request body is not a valid JSON object', [{ field: 'body', message: 'must be a JSON object' }])
+      const where = jsonFault(e.message, (e as { body?: unknown }).body)
+      ctx.body = body('validation_error', `the request body is not a valid JSON object${where ? `: ${where}` : ''}`, [{ field: 'body', message: where ? `must be a JSON object; ${where}` : 'must be a JSON object' }])
     } else if (typeof e.code === 'string' && /^(Z_|ERR__ERROR_)/.test(e.code)) {
       ctx.status = 400
       ctx.body = body('validation_error', 'the request body does not match its Content-Encoding: it could not be decompressed', [{ field: 'body', message: 'could not be decompressed' }])
@@ -79,6 +80,29 @@ export async function errors(ctx: Context, next: Next): Promise<void> {
     }
     ctx.type = 'application/json'
   }
+}
+
+/**
+ * Where a body stops being JSON, as the parser found it: V8's reason and position ("Expected ',' or
+ * '}' after property value in JSON at position 7"), with the line and column counted in the body so
+ * that a caller can find it in a file. Undefined when the parser gave no position.
+ */
+export function jsonFault(reason: string, text: unknown): string | undefined {
+  if (/^invalid JSON, only supports object and array/.test(reason)) return 'it must start with { (a JSON object)'
+  if (/^Unexpected end of JSON input/.test(reason)) return 'it ends before the JSON does (a missing } or ")'
+  const m = / in JSON at position (\d+)/.exec(reason)
+  if (!m) {
+    // V8 names the character but not its place for a stray one ("{"a": tru}").
+    const token = /^Unexpected token ('.+?'), /.exec(reason)
+    return token ? `unexpected character ${token[1]}` : undefined
+  }
+  const position = Number(m[1])
+  const what = reason.slice(0, m.index)
+  if (typeof text !== 'string' || position > text.length) return `${what} at position ${position}`
+  const before = text.slice(0, position)
+  const line = before.split('\n').length
+  const column = position - before.lastIndexOf('\n')
+  return `${what} at position ${position} (line ${line}, column ${column})`
 }
 
 /** Paths longer than this get no "did you mean" (the longest served path is about 50 characters). */

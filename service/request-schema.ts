@@ -107,6 +107,28 @@ export function enumsFromTables(schema: unknown, table: (id: string) => TableEnt
   return out
 }
 
+/**
+ * The names of the values an `enum_from` table lists, where its rows have a `name` column (the
+ * states: "New York" for NY), by field (`state`, `donees[].state`) and by name in lower case: so a
+ * caller who writes the name is told the code. @api private
+ */
+export function enumNamesFrom(schema: unknown, table: (id: string) => TableEntry | undefined, field = '', out = new Map<string, Map<string, string>>()): Map<string, Map<string, string>> {
+  if (!isSchema(schema)) return out
+  const from = schema.enum_from
+  const entry = typeof from === 'string' ? table(from) : undefined
+  if (entry?.kind === 'lookup' && entry.keys.length === 1) {
+    const names = new Map<string, string>()
+    for (const row of entry.history[entry.history.length - 1]?.value.values() ?? []) {
+      const name = row.name
+      if (typeof name === 'string') names.set(name.toLowerCase(), String(row[entry.keys[0]!]))
+    }
+    if (names.size > 0) out.set(field, names)
+  }
+  for (const [name, sub] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) enumNamesFrom(sub, table, field ? `${field}.${name}` : name, out)
+  if (schema.items !== undefined) enumNamesFrom(schema.items, table, `${field}[]`, out)
+  return out
+}
+
 /** The JSON type of a value type, where it has one (null and any have none). */
 function jsonTypeOf(t: ValueType): string | undefined {
   if (typeof t === 'object') return 'list' in t ? 'array' : 'object'

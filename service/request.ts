@@ -11,7 +11,7 @@ import { distance } from 'fastest-levenshtein'
 import { combinedCode, InputError, type FieldProblem, type Problem } from '../engine/errors.js'
 import type { Currency } from '../engine/values/money.js'
 import type { Period } from '../engine/values/period.js'
-import { enumsFromTables, requestSchema, responseSchema } from './request-schema.js'
+import { enumNamesFrom, enumsFromTables, requestSchema, responseSchema } from './request-schema.js'
 import type { TableEntry } from '../engine/data/tables.js'
 import type { RuleSet } from '../engine/model/rule-set.js'
 import type { EndpointFile } from './manifest-schema.js'
@@ -30,6 +30,8 @@ export interface RequestContract {
   /** The currency of the endpoint's amounts: notes print money with it. */
   currency: Currency
   validate: ValidateFunction
+  /** The names of enum values a table gives (a state's name for its code), by field: what a caller who wrote the name is told. */
+  enumNames?: Map<string, Map<string, string>>
 }
 
 /**
@@ -91,7 +93,7 @@ const ENVELOPE_FIELDS: Record<string, unknown> = {
   notes: { type: 'array', items: { type: 'string' }, description: 'Assumptions and caveats in plain words, among them each unverified figure used.' },
   explanation: {
     type: 'array',
-    description: 'Present only with ?explain=true: each step with its value, the parameters it read and its citation.',
+    description: 'Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out.',
     items: {
       type: 'object',
       required: ['rule_set', 'step', 'value', 'parameters', 'citations'],
@@ -153,6 +155,7 @@ export function compileRequest(
   // The manifest writes descriptions and bounds; types, formats and defaults come from the inputs,
   // and an enum a table already holds from the table.
   const enumProblems: string[] = []
+  const enumNames = enumNamesFrom(raw.request, table)
   raw.request = enumsFromTables(requestSchema(raw.request, rs.inputs), table, enumProblems) as Record<string, unknown>
   raw.response = enumsFromTables(responseSchema(withEnvelopeFields(raw.response, currency, currencyOf(undefined)), rs.outputType), table, enumProblems) as Record<string, unknown>
   for (const p of enumProblems) problems.push(source.problem(['request'], p))
@@ -190,7 +193,7 @@ export function compileRequest(
     const request = { ...whole, properties: Object.fromEntries(tool.fields.filter((f) => f in properties).map((f) => [f, properties[f]])), required }
     return { ...tool, request }
   })
-  const endpoint: Endpoint = { ...raw, also_tools: alsoTools, currency, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult }
+  const endpoint: Endpoint = { ...raw, also_tools: alsoTools, currency, normalize: raw.normalize ?? {}, file: source.file, validate, validateResult, enumNames }
   return endpoint
 }
 
@@ -272,14 +275,60 @@ export function suggestion(unknown: string, object: Record<string, unknown> | un
   }
   const names = Object.keys(properties)
   const near = names
-    .map((n) => ({ n, d: distance(unknown, n), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) }))
+    // A word of the name (`year` for `tax_year`) or its first words (`claim_age` for `claim_age_months`).
+    .map((n) => ({ n, d: distance(unknown, n), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) || n.startsWith(`${unknown}_`) || unknown.startsWith(`${n}_`) }))
     .filter((x) => x.part || x.d <= Math.max(2, Math.floor(unknown.length / 3)))
     .sort((a, b) => a.d - b.d)
   return near.length > 0 ? `did you mean ${near.slice(0, 2).map((x) => x.n).join(' or ')}?` : undefined
 }
 
+/** An enum's values listed in a message when there are at most this many; more are named by count and a few examples. */
+const LISTED_VALUES = 12
+
+/** The value at a body path (`/donees/0/state`). */
+function valueAt(body: unknown, instancePath: string): unknown {
+  let at = body
+  for (const part of instancePath.split('/').slice(1)) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined
+  return at
+}
+
+/**
+ * A value outside an enum: what to write instead. A name a table gives for a value ("New York" for
+ * NY) is answered with its value; a slip of a letter or two with the nearest; a long list is not
+ * printed whole (102 state codes in both cases), the schema at /openapi.json has it.
+ */
+function enumMessage(allowed: unknown[], value: unknown, names: Map<string, string> | undefined): string {
+  const texts = allowed.filter((v): v is string => typeof v === 'string')
+  // Both cases of a normalised field are listed in the schema; one is enough in a message.
+  const distinct = [...new Set(allowed.map((v) => (typeof v === 'string' && texts.includes(v.toUpperCase()) ? v.toUpperCase() : v)))]
+  const list = distinct.length <= LISTED_VALUES ? `one of ${distinct.join(', ')}` : `one of the ${distinct.length} values the request schema lists (${distinct.slice(0, 5).join(', ')}, …)`
+  if (typeof value !== 'string') return `must be ${list}`
+  const named = names?.get(value.trim().toLowerCase())
+  if (named !== undefined) return `must be ${list}: write ${named} for ${value.trim()}`
+  // Levenshtein is quadratic: only for a value of a plausible length; and a two-letter code one
+  // letter away from another (ZZ, AZ) is no slip worth naming.
+  if (value.length > 2 && value.length <= 64) {
+    const near = distinct
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => ({ v, d: distance(value.toLowerCase(), v.toLowerCase()) }))
+      .filter((x) => x.d <= Math.max(1, Math.floor(value.length / 3)))
+      .sort((a, b) => a.d - b.d || a.v.localeCompare(b.v))
+    if (near.length > 0) return `must be ${list}; did you mean ${near.slice(0, 2).map((x) => x.v).join(' or ')}?`
+  }
+  return `must be ${list}`
+}
+
+/** A text that is not a date as JSON Schema's `format: date` reads one (RFC 3339 full-date). */
+function dateMessage(value: unknown): string {
+  // 11/27/2026, the way a US form writes it: say the same day as it must be written.
+  const us = typeof value === 'string' ? /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(value) : null
+  const example = us ? `${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}` : '2026-11-27'
+  return `must be a date written YYYY-MM-DD (${us ? `${JSON.stringify(value)} is ${example}` : `for example ${example}`})`
+}
+
 /** `hint`: look for what an unknown field was meant to be (Levenshtein; only for the fields that will be listed). */
-function fieldProblem(e: ErrorObject, request: Record<string, unknown>, hint: boolean): FieldProblem & { unknown: boolean } {
+function fieldProblem(e: ErrorObject, endpoint: RequestContract, body: unknown, hint: boolean): FieldProblem & { unknown: boolean } {
+  const request = endpoint.request
   switch (e.keyword) {
     case 'required':
       return { field: fieldName(e.instancePath, String(e.params.missingProperty)), message: 'is required', unknown: false }
@@ -288,8 +337,14 @@ function fieldProblem(e: ErrorObject, request: Record<string, unknown>, hint: bo
       const meant = hint ? suggestion(name, schemaAt(request, e.instancePath)) : undefined
       return { field: fieldName(e.instancePath, name), message: `is not a field of this request${meant ? `; ${meant}` : ''}`, unknown: true }
     }
-    case 'enum':
-      return { field: fieldName(e.instancePath), message: `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, unknown: false }
+    case 'enum': {
+      const field = fieldName(e.instancePath)
+      const names = endpoint.enumNames?.get(field.replace(/\[\d+\]/g, '[]'))
+      return { field, message: enumMessage(e.params.allowedValues as unknown[], valueAt(body, e.instancePath), names), unknown: false }
+    }
+    case 'format':
+      if (e.params.format === 'date') return { field: fieldName(e.instancePath), message: dateMessage(valueAt(body, e.instancePath)), unknown: false }
+      return { field: fieldName(e.instancePath), message: e.message ?? e.keyword, unknown: false }
     case 'type':
       return { field: fieldName(e.instancePath), message: `must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}`, unknown: false }
     default:
@@ -419,9 +474,15 @@ export function checkRequest(endpoint: RequestContract, body: unknown): Record<s
   if (!endpoint.validate(input)) {
     // One detail per field, its faults joined: "state" sent as "New York" is one field at fault.
     const byField = new Map<string, FieldProblem & { unknown: boolean }>()
-    for (const e of endpoint.validate.errors ?? []) {
+    const errors = endpoint.validate.errors ?? []
+    // A value outside an enum is told what to write; that it is also too long for one ("North
+    // Carolina" for a two-letter code) says nothing more.
+    const enumMissed = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath))
+    for (const e of errors) {
+      if (enumMissed.has(e.instancePath) && (e.keyword === 'maxLength' || e.keyword === 'minLength' || e.keyword === 'pattern')) continue
       // Past the fields that will be listed, a suggestion would cost time and never be read.
-      const p = fieldProblem(e, endpoint.request, byField.size < MAX_DETAILS)
+      // The value as the caller sent it (before `state: uppercase`), to be named in the message.
+      const p = fieldProblem(e, endpoint, body, byField.size < MAX_DETAILS)
       const known = byField.get(p.field)
       if (!known) byField.set(p.field, p)
       else if (!known.message.split('; ').includes(p.message)) byField.set(p.field, { ...known, message: `${known.message}; ${p.message}`, unknown: known.unknown && p.unknown })

@@ -60,8 +60,9 @@ export async function evaluate(
     steps: collector.used,
   }
   if (collector.explanation) {
-    out.explanation = collector.explanation.steps
-    out.result.explanation = collector.explanation.steps
+    const steps = collector.explanation.finish(JSON.stringify(out.result).length, rs.id)
+    out.explanation = steps
+    out.result.explanation = steps
   }
   return out
 }
@@ -401,7 +402,7 @@ class Evaluation {
       value = round(value, node.round)
     }
     c.cite(node.references)
-    trace?.close(this.rs.id, node, value, node.references)
+    trace?.close(this.rs, node, value, node.references)
     return value
   }
 
@@ -429,7 +430,7 @@ class Evaluation {
     const { outcome, references } = node.decision.decide(facts)
     const refs = [...node.references, ...references]
     this.collector.cite(refs)
-    trace?.close(this.rs.id, node, outcome, refs)
+    trace?.close(this.rs, node, outcome, refs)
     return outcome
   }
 
