@@ -2609,7 +2609,7 @@ export interface components {
             }[];
             /** @description Caveats in plain words: that platform policies change, what the check cannot see, figures flagged unverified (where captions are cut, caption lengths, dates of policies). */
             notes: unknown;
-            /** @description Present only with ?explain=true: each step with its value, the parameters it read and its citation. */
+            /** @description Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out. */
             explanation?: {
                 /** @description Rule set the step belongs to. */
                 rule_set: string;
@@ -7465,7 +7465,7 @@ export interface components {
             };
             /** @description Assumptions and caveats in plain words, among them each unverified figure used. */
             notes?: unknown;
-            /** @description Present only with ?explain=true: each step with its value, the parameters it read and its citation. */
+            /** @description Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out. */
             explanation?: {
                 /** @description Rule set the step belongs to. */
                 rule_set: string;
@@ -7631,7 +7631,7 @@ export interface components {
             rule_met?: "20_of_40" | "young_worker" | "statutory_blindness" | null;
             /** @description Assumptions and caveats in plain words. */
             notes?: unknown;
-            /** @description Present only with ?explain=true: each step with its value, the parameters it read and its citation. */
+            /** @description Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out. */
             explanation?: {
                 /** @description Rule set the step belongs to. */
                 rule_set: string;
