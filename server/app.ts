@@ -6,7 +6,8 @@
  * or the manifest's `body_limit`), then answer through the engine. Errors become the JSON error body in errors.ts.
  *
  * The same manifests give the public description routes (no key): GET /openapi.json, /docs and
- * /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and /healthz, /readyz,
+ * /schemas/<operation id>.json; the MCP tools at POST /mcp and many requests at POST /batch (batch.ts),
+ * both with a key; and /healthz, /readyz,
  * /version and /metrics for operators. Every request gets an id and a log line (observe.ts).
  */
 import Koa, { type Context, type Next } from 'koa'

@@ -100,8 +100,10 @@ export function readLine(runner: Pick<BatchRunner, 'catalog' | 'lineLimit'>, lin
       if (key === '__proto__') proto = true
       return value
     })
-  } catch {
-    return fail(400, 'validation_error', `${where} is not valid JSON`, [{ field: 'line', message: 'must be a JSON object' }])
+  } catch (error) {
+    // The parser's reason and position ("Expected ',' or '}' after property value in JSON at position 7"), as a single request's 400 gives it.
+    const reason = error instanceof SyntaxError ? `: ${error.message}` : ''
+    return fail(400, 'validation_error', `${where} is not valid JSON${reason}`, [{ field: 'line', message: 'must be a JSON object' }])
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return fail(400, 'validation_error', `${where} must be a JSON object {"path", "body", "id"?}`, [{ field: 'line', message: 'must be a JSON object' }])

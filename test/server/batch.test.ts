@@ -65,7 +65,7 @@ test("a line's error never stops the others: not JSON, not an object, an unknown
       ],
     )
     // The blank line is skipped; messages count the body's lines as written.
-    assert.match(res.lines[0]!.body.error.message, /^line 1 /)
+    assert.match(res.lines[0]!.body.error.message, /^line 1 is not valid JSON: .*JSON/)
     assert.match(res.lines[2]!.body.error.message, /^line 3: no endpoint at \/estate\/nope/)
   } finally {
     await service.close()
