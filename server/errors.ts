@@ -3,7 +3,7 @@
  * contract (service/errors.ts). Nothing else leaves the process: a 500 says only "internal
  * error", and the stack goes to the log.
  */
-import { distance } from 'fastest-levenshtein'
+import { distance } from 'fuzzball'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Context, Next } from 'koa'
@@ -111,10 +111,10 @@ const MAX_SUGGESTED_PATH = 100
 /** The served paths nearest to one that is not served (a slip of a word or two), at most two. */
 export function nearestPaths(path: string, paths: string[] | undefined): string[] {
   // Levenshtein is quadratic: a 16 KB path cost 15 ms of event loop with no key. No served path is
-  // near so long a one anyway.
+  // near so long a one anyway. The paths are compared as written (fuzzball's full_process off).
   if (!paths || path.length > MAX_SUGGESTED_PATH) return []
   return paths
-    .map((p) => ({ p, d: distance(path, p) }))
+    .map((p) => ({ p, d: distance(path, p, { full_process: false }) }))
     .filter((x) => x.d <= Math.max(3, Math.floor(path.length / 4)))
     .sort((a, b) => a.d - b.d || a.p.localeCompare(b.p))
     .slice(0, 2)

@@ -32,7 +32,13 @@ export function loadCatalog(options: LoadOptions): Catalog {
   const endpoints: Endpoint[] = []
   const operations = new Set<string>()
   const paths = new Set<string>()
-  for (const file of existsSync(dir) ? yamlFiles(dir) : []) {
+  const files = existsSync(dir) ? yamlFiles(dir) : []
+  // A slip in the YAML of a rule or table stopped the load at it: the manifests are only parsed.
+  if (reading.stopped) {
+    for (const file of files) reading.read(file)
+    refuseOnProblems(problems)
+  }
+  for (const file of files) {
     const source = reading.read(file)
     if (!source) continue
     const manifest = source.data

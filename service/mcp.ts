@@ -11,35 +11,44 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { answer, DeadlineError, InputError, type AlsoTool, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
 import { capDetails } from './request.js'
-import { agentDescription, envelopeSchema, serviceVersion } from './contract.js'
+import { serviceVersion } from './contract.js'
+import { alsoToolDescription, compactSchema, fitted, toolDescription, type TextCut } from './tool-list.js'
 import { HttpError } from './errors.js'
 
-const INSTRUCTIONS =
-  'Exact, cited US estate, gift and inheritance tax answers computed from versioned statutes. ' +
-  'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
-  '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says; ' +
-  'read result.notes for the assumptions made. An unsupported year or state is refused with the supported list.'
+/**
+ * What the server tells a client about itself: the suites of rules/service.yaml that have a tool,
+ * each with its description, so the text grows with the service (it once named estate tax alone).
+ */
+function instructionsOf(catalog: Catalog): string {
+  const suites = Object.entries(catalog.service.suites)
+    .filter(([id]) => catalog.endpoints.some((e) => e.suite === id))
+    .map(([, suite]) => `- ${suite.name}: ${suite.description}`)
+  return [
+    'Exact, cited answers computed from versioned statutes, regulations and curated public data sets, in these suites:',
+    ...suites,
+    'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
+      '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says, money in the ' +
+      "jurisdiction's currency; read result.notes for the assumptions made. An unsupported year or jurisdiction is refused with the supported list.",
+  ].join('\n')
+}
 
-function toolOf(endpoint: Endpoint): Tool {
+function toolOf(endpoint: Endpoint, cut: TextCut): Tool {
   return {
     name: endpoint.tool_name,
     title: endpoint.summary,
-    description: agentDescription(endpoint),
-    inputSchema: endpoint.request as Tool['inputSchema'],
-    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    description: toolDescription(endpoint, cut),
+    inputSchema: compactSchema(endpoint.request, cut) as Tool['inputSchema'],
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }
 }
 
 /** A further tool on an endpoint's rules: its own name and texts, the request cut to its fields. */
-function alsoToolOf(endpoint: Endpoint, tool: AlsoTool): Tool {
-  const same = `Answered by the same rules as ${endpoint.tool_name} (POST ${endpoint.paths[0]}), with the request cut to the fields this task needs; the result is the same envelope.`
+function alsoToolOf(endpoint: Endpoint, tool: AlsoTool, cut: TextCut): Tool {
   return {
     name: tool.tool_name,
     title: tool.summary,
-    description: [tool.summary + '.', tool.description?.trim(), same, agentDescription(endpoint)].filter(Boolean).join('\n\n'),
-    inputSchema: tool.request as Tool['inputSchema'],
-    outputSchema: envelopeSchema(endpoint.response) as Tool['outputSchema'],
+    description: alsoToolDescription(endpoint, tool, cut),
+    inputSchema: compactSchema(tool.request, cut) as Tool['inputSchema'],
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }
 }
@@ -52,6 +61,7 @@ export class McpTools {
   private readonly byName: Map<string, Endpoint>
   /** A further tool's fields, by its name: arguments outside them are refused. */
   private readonly fieldsOf = new Map<string, string[]>()
+  private readonly instructions: string
 
   constructor(
     catalog: Catalog,
@@ -59,14 +69,18 @@ export class McpTools {
     private readonly respond: (endpoint: Endpoint, body: unknown) => Promise<Envelope> = (endpoint, body) => answer(catalog, endpoint, body),
   ) {
     this.byName = new Map(catalog.endpoints.map((e) => [e.tool_name, e]))
-    this.tools = catalog.endpoints.map(toolOf)
+    this.instructions = instructionsOf(catalog)
     for (const endpoint of catalog.endpoints) {
       for (const tool of endpoint.also_tools ?? []) {
         this.byName.set(tool.tool_name, endpoint)
         this.fieldsOf.set(tool.tool_name, tool.fields)
-        this.tools.push(alsoToolOf(endpoint, tool))
       }
     }
+    // The whole list within the budget an agent's context can spare (tool-list.ts).
+    this.tools = fitted((cut) => [
+      ...catalog.endpoints.map((e) => toolOf(e, cut)),
+      ...catalog.endpoints.flatMap((e) => (e.also_tools ?? []).map((t) => alsoToolOf(e, t, cut))),
+    ])
   }
 
   async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -93,7 +107,7 @@ export class McpTools {
   }
 
   server(): Server {
-    const server = new Server({ name: 'rules-as-code', version: serviceVersion }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+    const server = new Server({ name: 'rules-as-code', version: serviceVersion }, { capabilities: { tools: {} }, instructions: this.instructions })
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }))
     server.setRequestHandler(CallToolRequestSchema, (request) => this.call(request.params.name, request.params.arguments))
     return server

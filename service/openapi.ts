@@ -184,7 +184,7 @@ export function openApiDocument(catalog: Catalog): Schema {
     info: {
       title: 'Rules-as-code calculation service',
       version: serviceVersion,
-      summary: 'Exact, cited tax answers computed from versioned statutes.',
+      summary: 'Exact, cited tax, benefit and compliance answers computed from versioned statutes and curated public data.',
       description:
         `Formula version ${catalog.service.formula_version}; data as of ${catalogDataAsOf(catalog)}; every feature is at tier ${catalog.service.tier}.\n\n` +
         'Every calculation is a POST with a JSON body and the header `x-api-key: <keyId>.<secret>`. ' +

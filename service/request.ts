@@ -7,7 +7,7 @@
  * as the caller wrote it (`beneficiaries[0].relationship`).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { distance } from 'fastest-levenshtein'
+import { distance } from 'fuzzball'
 import { combinedCode, InputError, type FieldProblem, type Problem } from '../engine/errors.js'
 import type { Currency } from '../engine/values/money.js'
 import type { Period } from '../engine/values/period.js'
@@ -82,7 +82,6 @@ export type Endpoint = RequestContract & Publication
 // Compiled validators are cached on disk by content (engine/load/validator-cache.ts): a cold start evaluates them.
 const requestAjv = schemaCompiler({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, strictNumbers: true, coerceTypes: false }, ['date'])
 
-/** Compile one validated manifest, checking its rule set and its schema. @api private */
 /**
  * Every result may carry the service's own fields, whatever the endpoint: `notes` (the rule set's notes,
  * among them each unverified figure), with ?explain=true `explanation`, and `currency` in an endpoint that
@@ -134,6 +133,7 @@ function withEnvelopeFields(response: unknown, currency: Currency, standard: Cur
   return { ...response, properties: { ...props, ...Object.fromEntries(missing) } }
 }
 
+/** Compile one validated manifest, checking its rule set and its schema. @api private */
 export function compileRequest(
   source: SourceFile,
   raw: EndpointFile,
@@ -262,6 +262,9 @@ function schemaAt(schema: Record<string, unknown>, instancePath: string): Record
   return at as Record<string, unknown> | undefined
 }
 
+/** Field names compared as written: fuzzball's default full_process would rewrite them (lower case, punctuation as spaces). */
+const AS_WRITTEN = { full_process: false }
+
 /**
  * What an unknown field was probably meant to be: a field of the same object whose name is a slip
  * away (`year` for `tax_year`, `gros_estate`), or the same name one level down (`marital_deduction`
@@ -276,7 +279,7 @@ export function suggestion(unknown: string, object: Record<string, unknown> | un
   const names = Object.keys(properties)
   const near = names
     // A word of the name (`year` for `tax_year`) or its first words (`claim_age` for `claim_age_months`).
-    .map((n) => ({ n, d: distance(unknown, n), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) || n.startsWith(`${unknown}_`) || unknown.startsWith(`${n}_`) }))
+    .map((n) => ({ n, d: distance(unknown, n, AS_WRITTEN), part: n.split('_').includes(unknown) || unknown.split('_').includes(n) || n.startsWith(`${unknown}_`) || unknown.startsWith(`${n}_`) }))
     .filter((x) => x.part || x.d <= Math.max(2, Math.floor(unknown.length / 3)))
     .sort((a, b) => a.d - b.d)
   return near.length > 0 ? `did you mean ${near.slice(0, 2).map((x) => x.n).join(' or ')}?` : undefined

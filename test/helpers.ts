@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parse as parseYaml } from 'yaml'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../service/index.js'
 import { createApp, type AppOptions } from '../server/app.js'
 import { answerMalformedRequests } from '../server/errors.js'
@@ -38,6 +39,14 @@ export function loadProblems(dir: string): string[] {
   } finally {
     process.chdir(cwd)
   }
+}
+
+/** The address a citation written in a tables file gives: its own, or its source's in tables/sources.yaml. */
+export function citedHref(citation: unknown): string | undefined {
+  if (citation !== null && typeof citation === 'object' && 'href' in citation) return String(citation.href)
+  const key = typeof citation === 'string' ? citation : (citation as { source?: string } | null)?.source
+  const registry = parseYaml(readFileSync(join(TABLES_DIR, 'sources.yaml'), 'utf8')) as { sources: Record<string, { href: string }> }
+  return key === undefined ? undefined : registry.sources[key]?.href
 }
 
 /** A copy of the good rule-check fixture with `bad/<name>.yaml` written over `target`. */

@@ -88,7 +88,8 @@ function matcher(words: LookupEntry): (a: string, b: string) => Dec {
     const values: Record<string, Value> = { a, b }
     const rt = {
       get: (n: string) => values[n]!,
-      lookup: (e: TableEntry) => (e.kind === 'lookup' ? e.history[e.history.length - 1]!.value : new Map()),
+      // The runtime's one read path: the words table as last in force.
+      read: (e: TableEntry) => (e.kind === 'lookup' ? e.history[e.history.length - 1]!.value : new Map()),
     } as unknown as Runtime
     const v = expr.run(rt)
     if (!(v instanceof Dec)) throw new Error(`entity_match gave no confidence for ${a} / ${b}`)

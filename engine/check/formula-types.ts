@@ -2,7 +2,7 @@
  * @module The load-time type check of a formula: the type of every node, and a problem at the
  * offending part of the text where an operator, a function or a field is given the wrong type.
  *
- * Formulas are checked in dependency order (ruleset.ts), so a name's type is known when it is read:
+ * Formulas are checked in dependency order (rule-set-types.ts), so a name's type is known when it is read:
  * an input's declared type, a table's kind, a formula's inferred type. What cannot be known at load
  * (a called rule set's result, a record read from a data set without declared columns) is `any`,
  * which accepts and is accepted everywhere; the evaluation still checks those values as it runs.

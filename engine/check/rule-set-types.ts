@@ -6,7 +6,7 @@
  * argument by its kind; a formula by what its expression gives; a list item by the list it comes
  * from; a decision's outcome is text; a called rule set's result is a record whose fields are not
  * known here (`any`, checked as the evaluation reads it). A problem is placed at the offending part
- * of the formula (typecheck.ts) in the rule file.
+ * of the formula (formula-types.ts) in the rule file.
  */
 import type { PathSegment } from '../load/source.js'
 import type { CompiledExpression } from '../compile/expression.js'
@@ -101,6 +101,7 @@ export function typeRuleSet(
       }
       case 'decision':
         for (const e of n.facts.values()) check(e, names)
+        for (const e of n.whens) check(e, names, 'boolean', 'the condition of a decision rule')
         return 'text'
       case 'call':
         check(n.when, names, 'boolean', 'the condition of a call')

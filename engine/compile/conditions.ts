@@ -1,14 +1,14 @@
 /**
- * @module Condition trees of decisions and checks, compiled at load to synchronous tests.
+ * @module Condition trees of decisions, compiled at load to synchronous tests.
  *
- * A rule set writes its decisions and checks as json-rules-engine conditions. Running them through
- * json-rules-engine costs tens of microseconds a run (measured: 17 µs for New York's three-rule
- * decision, 40 µs for the state dispatcher's nine checks; promises per condition, a deep clone of the
- * conditions for each result, an event emitter, a fact cache keyed by hashing), and a request pays it
- * once per decision and per check stage of every rule set it reaches: a QTIP search reaches hundreds.
- * Compiled here to plain closures, the same tree costs well under a microsecond, and the evaluation
- * needs no promise at all. decide.ts still builds each json-rules-engine Engine once at load, to validate the
- * rules with its own messages and as the reference a test holds these closures to.
+ * An analyst writes a decision rule's condition as a formula (`when:`); condition-tree.ts turns it
+ * into a json-rules-engine condition tree, and this file compiles that tree to a plain closure.
+ * Running the tree through json-rules-engine costs tens of microseconds a run (measured: 17 µs for
+ * New York's three-rule decision; promises per condition, a deep clone of the conditions for each
+ * result, an event emitter, a fact cache keyed by hashing), and a request pays it once per decision
+ * of every rule set it reaches: a QTIP search reaches hundreds. Compiled here, the same tree costs
+ * well under a microsecond and needs no promise. No json-rules-engine Engine runs in production:
+ * decisions.ts builds one only when a test asks for it, as the reference these closures are held to.
  *
  * The semantics are json-rules-engine 7's, including the corners:
  * - `all` and `any` of no conditions are both true; `not` holds one condition;
@@ -19,12 +19,14 @@
  * - a condition's `value` may be `{ fact: name }`, read like the left-hand side;
  * - `contains` and `doesNotContain` are false unless the fact is a list; `in`, `notIn` call the
  *   value's indexOf as the engine does; `equal`, `notEqual` compare with === and !==;
- * - the decimal operators compare exact decimals and throw on anything that is not an amount.
- * What the engine offers beyond that (named shared conditions, `path` into a fact) has no use here,
- * and a condition that writes it is refused at load rather than run differently.
+ * - the decimal operators compare exact decimals, or two ISO dates in date order (and `eq`, `neq`
+ *   a null as a formula's `==` does), and throw on anything else.
+ * What the engine offers beyond that (named shared conditions, `path` into a fact) condition-tree.ts
+ * never writes; a tree given here with it is refused rather than run differently.
  */
 import { Dec, compare, isDec, isExactText, parseExact } from '../values/decimal.js'
 import { EvaluationError } from '../errors.js'
+import { isDate } from '../functions/values.js'
 import type { Value } from '../model/types.js'
 
 /** The values of the facts a condition tree reads, by the name the condition gives them. */
@@ -36,14 +38,18 @@ export type Test = (facts: Facts) => boolean
 type Compare = (a: unknown, b: unknown) => boolean
 
 /** As decimal.js's lt, lte, gt, gte and eq answer from cmp (NaN compares false, so neq is true). */
-const DECIMAL_COMPARISONS: Record<string, (a: Dec, b: Dec) => boolean> = {
-  lt: (a, b) => compare(a, b) < 0,
-  lte: (a, b) => compare(a, b) < 1,
-  gt: (a, b) => compare(a, b) > 0,
-  gte: (a, b) => compare(a, b) >= 0,
-  eq: (a, b) => compare(a, b) === 0,
-  neq: (a, b) => compare(a, b) !== 0,
+const ORDER: Record<string, (c: number) => boolean> = {
+  lt: (c) => c < 0,
+  lte: (c) => c < 1,
+  gt: (c) => c > 0,
+  gte: (c) => c >= 0,
+  eq: (c) => c === 0,
+  neq: (c) => c !== 0,
 }
+
+const DECIMAL_COMPARISONS: Record<string, (a: Dec, b: Dec) => boolean> = Object.fromEntries(
+  Object.entries(ORDER).map(([name, holds]) => [name, (a: Dec, b: Dec) => holds(compare(a, b))]),
+)
 
 /** An amount as a condition may give it: a decimal, exact text ("0.16", "15_000_000") or a number. */
 export function toDec(v: unknown): Dec | undefined {
@@ -53,10 +59,16 @@ export function toDec(v: unknown): Dec | undefined {
   return undefined
 }
 
-/** A decimal operator as json-rules-engine's addOperator takes it (decide.ts registers these). */
+/** A decimal operator as json-rules-engine's addOperator takes it (decisions.ts registers these). */
 export function decimalOperator(name: string): Compare {
   const holds = DECIMAL_COMPARISONS[name]!
+  const ordered = ORDER[name]!
+  const equality = name === 'eq' || name === 'neq'
   return (a, b) => {
+    // Two ISO dates compare in date order, as a formula's `<` compares them (YYYY-MM-DD sorts as text).
+    if (typeof a === 'string' && typeof b === 'string' && isDate(a) && isDate(b)) return ordered(a < b ? -1 : a > b ? 1 : 0)
+    // A figure that does not apply (null) equals nothing but null, as a formula's `==` answers.
+    if (equality && (a === null || b === null)) return ordered(a === b ? 0 : 1)
     const x = toDec(a)
     const y = toDec(b)
     if (!x || !y) throw new EvaluationError(`operator ${name} compares amounts, got ${String(a)} and ${String(b)}`)
@@ -158,7 +170,7 @@ function leaf(c: Raw): Test {
   if (builtin) return (facts) => builtin(left(facts), right(facts))
   const holds = DECIMAL_COMPARISONS[operator]
   if (!holds) {
-    // ruleset.ts reports the unknown operator at load; the engine would fail here when run.
+    // compiler.ts reports the unknown operator at load; the engine would fail here when run.
     return () => {
       throw new EvaluationError(`Unknown operator: ${operator}`)
     }

@@ -1,10 +1,12 @@
 /**
- * @module Decisions: json-rules-engine rules written in YAML, with decimal-aware operators.
+ * @module Decisions: json-rules-engine rules, with decimal-aware operators.
  *
  * A decision names an outcome among several rules (which regime applies, which class a beneficiary
- * is in). The facts are formula values; the operators `lt lte gt gte eq neq` compare them as exact
- * decimals, never as binary floats. Two matching rules of the same priority are an error, not a
- * silent first-wins. (An input check is not a decision: it is one true/false expression, ruleset.ts.)
+ * is in), each rule's condition written as a formula (`when:`) and compiled to a json-rules-engine
+ * condition tree (condition-tree.ts). The facts are formula values; the operators
+ * `lt lte gt gte eq neq` compare them as exact decimals, never as binary floats. Two matching rules
+ * of the same priority are an error, not a silent first-wins. (An input check is not a decision: it
+ * is one true/false expression, rule-set.ts.)
  *
  * Why the conditions are compiled: `engine.run` costs tens of microseconds (17 µs for New York's
  * three-rule decision: promises, cloned conditions, a hashed fact cache), and a QTIP search runs a
@@ -12,7 +14,7 @@
  * closures (conditions.ts), and production builds no json-rules-engine Engine at all. A test builds
  * one (`decideByEngine`) as the reference the compiled conditions are held to
  * (test/engine/decide.test.ts on every operator and on random condition trees,
- * test/golden-decisions.test.ts on every golden case).
+ * test/golden.test.ts on every decision every golden case reaches).
  */
 import { Engine, type RuleProperties, type TopLevelCondition } from 'json-rules-engine'
 import { DECIMAL_OPERATORS, OPERATORS, compileConditions, decimalOperator, type Facts, type Test } from './conditions.js'
@@ -69,13 +71,13 @@ export interface Outcome {
   references: Citation[]
 }
 
-/** A decision compiled once: an engine with its rules (ruleset.ts compiles the facts they read). @api private */
+/** A decision compiled once: its rules' condition trees as closures (nodes.ts compiles the facts they read). @api private */
 export class Decision {
   /** json-rules-engine's own engine for these rules: built only when a test holds the fast path to it. */
   private engine: Engine | undefined
   private readonly tests: Test[]
 
-  /** Throws with the compiler's message when a rule is malformed (conditions.ts checks the shape). */
+  /** Throws with the compiler's message when a tree is malformed (conditions.ts checks the shape). */
   constructor(
     readonly name: string,
     private readonly rules: DecisionRule[],

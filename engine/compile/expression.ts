@@ -40,7 +40,7 @@ export interface CompiledExpression {
   /** Names of values (not tables) the expression reads: its edges in the dependency graph. */
   deps: Set<string>
   tables: Set<TableEntry>
-  /** The parsed formula and its text, for the load-time type check (typing.ts). */
+  /** The parsed formula and its text, for the load-time type check (check/rule-set-types.ts). */
   ast?: Node
   text?: string
   /** A record built field by field (a call's object input) instead of one formula. */

@@ -2,9 +2,9 @@
  * @module One named node of a rule set, by kind: a formula, a decision, a call of another rule set,
  * a list (`each`), a fixed point (`solve`); each compiled with the names it reads.
  */
-import { Decision } from './decisions.js'
+import { Decision, type DecisionRule } from './decisions.js'
 import { parseExact } from '../values/decimal.js'
-import type { CompiledExpression, NameResolver } from './expression.js'
+import { CompileError, type CompiledExpression, type NameResolver } from './expression.js'
 import type { PathSegment } from '../load/source.js'
 import { toCitations, type TableEntry } from '../data/tables.js'
 import type { Value } from '../model/types.js'
@@ -12,6 +12,7 @@ import type { CallNode, EachNode, Node, NodeBase } from '../model/rule-set.js'
 import { compileAt, factsOf, type Compiler, type Raw } from './compiler.js'
 import { compileScope, scopeLayout } from './scope.js'
 import { template } from './outputs.js'
+import { conditionTree, type TopCondition } from './condition-tree.js'
 
 export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], resolver: NameResolver): Node | undefined {
   const base = {
@@ -41,18 +42,31 @@ export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegm
   if (spec.decision) {
     const d = spec.decision as { rules: Raw[]; default?: string }
     const facts = new Map<string, CompiledExpression>()
-    d.rules.forEach((rule, i) => factsOf(c, rule.conditions, [...path, 'decision', 'rules', i, 'conditions'], resolver, facts))
+    const whens: CompiledExpression[] = []
+    const rules: DecisionRule[] = []
+    d.rules.forEach((r, i) => {
+      const at = [...path, 'decision', 'rules', i, 'when']
+      // Compiled whole as a formula first: its names are checked where they stand, and
+      // check/rule-set-types.ts checks it is true or false; then written as the tree json-rules-engine decides.
+      const when = compileAt(c, String(r.when), at, resolver)
+      if (!when) return
+      whens.push(when)
+      let conditions: TopCondition
+      try {
+        conditions = conditionTree(when.ast!, String(r.when))
+      } catch (error) {
+        if (!(error instanceof CompileError)) throw error
+        c.problems.push(c.source.problem(at, error.message, error.index))
+        return
+      }
+      factsOf(c, conditions, at, resolver, facts)
+      const rule: DecisionRule = { conditions, outcome: String(r.outcome), references: toCitations(r.reference) }
+      rules.push(typeof r.priority === 'number' ? { ...rule, priority: r.priority } : rule)
+    })
+    if (rules.length < d.rules.length) return undefined
     for (const e of facts.values()) absorb(e)
     try {
-      const decision = new Decision(
-        name,
-        d.rules.map((r) => {
-          const rule = { conditions: r.conditions, outcome: String(r.outcome), references: toCitations(r.reference) }
-          return typeof r.priority === 'number' ? { ...rule, priority: r.priority } : rule
-        }),
-        d.default,
-      )
-      return { ...base, kind: 'decision', decision, facts }
+      return { ...base, kind: 'decision', decision: new Decision(name, rules, d.default), facts, whens }
     } catch (error) {
       c.problems.push(c.source.problem([...path, 'decision'], `malformed decision: ${(error as Error).message}`))
       return undefined

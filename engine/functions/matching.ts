@@ -9,22 +9,20 @@
  *   dropped) and split a name at its alias markers ("dba", "fka"), every part a name of its own;
  * - score each pair of parts with two measures that fail differently: the token-set ratio of
  *   FuzzyWuzzy / RapidFuzz (fuzzball's port), blind to word order and to words only one side has,
- *   and Jaro-Winkler (talisman's), the measure Splink's name comparisons and the US Census Bureau's
- *   record linkage use, which weighs a shared beginning and penalises the words one side lacks;
+ *   and Jaro-Winkler (./jaro-winkler.ts), the measure Splink's name comparisons and the US Census
+ *   Bureau's record linkage use, which weighs a shared beginning and penalises the words one side lacks;
  * - a unique identifier both sides carry (NPI, UEI, a licence or application number) decides: the
  *   same one is the same entity, a different one is not.
  * The words of normalisation are a lookup in YAML (role `drop`, `article`, `alias` or `replace`), and so are the
  * thresholds the rule sets compare `confidence` with: no word list or threshold lives here.
  */
 import { token_set_ratio as tokenSetRatio } from 'fuzzball'
-import jaroWinklerModule from 'talisman/metrics/jaro-winkler.js'
 import { Dec } from '../values/decimal.js'
 import type { LookupEntry, LookupRow } from '../data/tables.js'
 import type { Value } from '../model/types.js'
+import { jaroWinkler } from './jaro-winkler.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
 import { chargeChars, chargeItems, describe, text } from './values.js'
-
-const jaroWinkler = jaroWinklerModule.similarity
 
 /** The words of a words table, compiled: phrases as word lists, longest first. */
 interface Words {

@@ -7,7 +7,7 @@
  * a worker by backtracking; what RE2 cannot do in linear time (backreferences, lookaround) is refused
  * when the pattern is compiled. A pattern written in a formula is compiled at load.
  */
-import { distance } from 'fastest-levenshtein'
+import { distance } from 'fuzzball'
 import { RE2 } from 're2-wasm'
 import { Dec, isDec } from '../values/decimal.js'
 import { WorkLimitError } from '../errors.js'
@@ -17,7 +17,6 @@ import { chargeChars, describe, integer, list, text } from './values.js'
 /** Compiled patterns by source: each is compiled once per process. */
 const PATTERNS = new Map<string, RE2>()
 
-/** The compiled pattern, or the reason it does not compile. */
 /** A pattern written out in a formula (the second argument) is compiled at load, so a bad one is a load error. */
 function checkPatternLiteral(index: number, value: unknown): string | undefined {
   if (index !== 1 || typeof value !== 'string') return undefined
@@ -25,6 +24,7 @@ function checkPatternLiteral(index: number, value: unknown): string | undefined 
   return typeof p === 'string' ? p : undefined
 }
 
+/** The compiled pattern, or the reason it does not compile. */
 function pattern(source: string): RE2 | string {
   const known = PATTERNS.get(source)
   if (known) return known
@@ -313,9 +313,10 @@ export const texts: FunctionLibrary = {
       const y = text(cx, b!, 'the second text')
       const longer = Math.max([...x].length, [...y].length)
       if (longer === 0) return new Dec(1)
-      // The edit distance compares every character of one with every one of the other, 32 at a time.
-      chargeChars(cx, Math.ceil((x.length * y.length) / 32))
-      return new Dec(1).minus(new Dec(distance(x, y)).div(longer))
+      // The edit distance (fuzzball's, the texts as given: its full_process off) fills one cell for
+      // every character of one text with every one of the other.
+      chargeChars(cx, x.length * y.length)
+      return new Dec(1).minus(new Dec(distance(x, y, { full_process: false })).div(longer))
     },
   },
 }

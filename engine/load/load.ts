@@ -16,7 +16,8 @@ import type { Currency } from '../values/money.js'
 import { rounding, type Rounding } from '../values/round.js'
 import { compileRuleSet } from '../compile/rule-set.js'
 import type { RuleSet } from '../model/rule-set.js'
-import { ruleSetSchema, serviceSchema, tableEntrySchema, tablesSchema, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
+import { ruleSetSchema, serviceSchema, sourcesSchema, tableEntrySchema, tablesSchema, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
+import { compileRegistry, emptyRegistry, resolveReferences, type SourcesFile } from './sources.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { openDatasets } from '../data/store.js'
 import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from '../data/tables.js'
@@ -27,7 +28,7 @@ import { libraryFunction } from '../functions/index.js'
 import type { ValueType } from '../functions/spec.js'
 import { typeRuleSet } from '../check/rule-set-types.js'
 
-/** rules/service.yaml: the formula version, tier, currencies, roundings and work limits. */
+/** rules/service.yaml: the formula version, tier, suites, currencies, roundings and work limits. */
 export type Service = ServiceFile
 
 /** The law as loaded: the service file, the compiled rule sets and the tables. */
@@ -37,6 +38,8 @@ export interface Law {
   tables: Map<string, TableEntry>
   /** The tables files of each folder as a family (tables.ts `buildFamilies`). */
   families?: Map<string, TableFamily>
+  /** What the rule check reports without refusing the load: an address the registry of sources holds written out by hand, a source no one cites. */
+  warnings?: Problem[]
 }
 
 /** A load's law with the problems found so far, for a loader that adds files on top (service/load.ts). */
@@ -51,6 +54,8 @@ export interface LawReading {
   currencyOf: (code?: string) => Currency | undefined
   /** Where a table was written, to place a problem about it. */
   sourceOf: (entry: TableEntry) => SourceFile | undefined
+  /** A file did not parse: the load stopped at its syntax problems, and `law` is empty. */
+  stopped?: boolean
 }
 
 export interface LoadOptions {
@@ -103,6 +108,7 @@ function describeAjv(e: ErrorObject): string {
     case 'enum':
       return `${where}must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
     case 'anyOf':
+      if (/\/(reference|source)(\/\d+)?$/.test(e.instancePath)) return `${where}must be a source key, { source, section }, { title, href }, or a list of these`
       return `${where}must be a string such as "0.16" or "15_000_000" (a bare YAML number would be a binary float), or text, or true/false`
     case 'pattern':
       return `${where}${e.message ?? 'bad format'} (write amounts as strings such as "15_000_000", "0.16" or "2/37")`
@@ -155,14 +161,28 @@ export function readLaw(options: LoadOptions): LawReading {
     table_entry: ajv.compile<TableEntryFile>(tableEntrySchema),
     rule_set: ajv.compile(ruleSetSchema),
     service: ajv.compile<ServiceFile>(serviceSchema),
+    sources: ajv.compile<SourcesFile>(sourcesSchema),
   }
   const problems: Problem[] = []
   const rel = (f: string) => relative(process.cwd(), f) || f
 
+  // Each file read once per load, its syntax problems recorded once.
+  const sources = new Map<string, SourceFile | undefined>()
   const read = (file: string) => {
+    if (sources.has(file)) return sources.get(file)
     const { source, problems: syntax } = readYaml(rel(file))
     problems.push(...syntax)
+    sources.set(file, source)
     return source
+  }
+
+  // One slip in one file's YAML is one problem: a file that does not parse is read before anything
+  // is compiled, and the load stops there, rather than reporting each table it held as unknown to
+  // every rule that reads it (eight to eleven problems for one missing quote).
+  for (const file of [...yamlFiles(options.rulesDir), ...yamlFiles(options.tablesDir)]) read(file)
+  if (problems.length > 0) {
+    const law: Law = { service: { formula_version: '', kind: 'service', tier: 'beta', currencies: {}, default_currency: '', limits: { steps: 0, milliseconds: 0 }, suites: {} }, ruleSets: new Map(), tables: new Map() }
+    return { law, problems, read, stamped: () => false, currencyOf: () => undefined, sourceOf: () => undefined, stopped: true }
   }
 
   // The service file fixes the formula version every other file is stamped with.
@@ -187,9 +207,19 @@ export function readLaw(options: LoadOptions): LawReading {
     return true
   }
 
+  // The registry of sources comes first: tables and rules name its entries by key.
+  const warnings: Problem[] = []
+  const sourcesFile = join(options.tablesDir, 'sources.yaml')
+  let registry = emptyRegistry()
+  const sourcesSource = existsSync(sourcesFile) ? read(sourcesFile) : undefined
+  if (sourcesSource && validate(sourcesSource, validators.sources, problems, [], sourcesSource.data) && stamped(sourcesSource)) {
+    registry = compileRegistry(sourcesSource, sourcesSource.data, problems)
+  }
+
   const tables = new Map<string, TableEntry>()
   const tableSources = new Map<TableEntry, SourceFile>()
   for (const file of yamlFiles(options.tablesDir)) {
+    if (file === sourcesFile) continue
     const source = read(file)
     if (!source) continue
     const data = source.data
@@ -197,6 +227,7 @@ export function readLaw(options: LoadOptions): LawReading {
     const fileId = idOf(options.tablesDir, file)
     for (const [name, raw] of Object.entries(data.tables)) {
       if (!validate(source, validators.table_entry, problems, ['tables', name], raw)) continue
+      resolveReferences(source, ['tables', name], raw, registry, problems, warnings)
       const entry = compileEntry(source, fileId, name, raw, data.as_of, problems)
       if (tables.has(entry.id)) problems.push(source.problem(['tables', name], `duplicate table id ${entry.id}`))
       tables.set(entry.id, entry)
@@ -235,6 +266,7 @@ export function readLaw(options: LoadOptions): LawReading {
       continue
     }
     if (!validate(source, validators.rule_set, problems, [], source.data) || !stamped(source)) continue
+    resolveReferences(source, [], source.data, registry, problems, warnings)
     const id = idOf(options.rulesDir, file)
     if (ruleSources.has(id)) problems.push(source.problem([], `duplicate rule set id ${id}`))
     else ruleSources.set(id, source)
@@ -299,7 +331,11 @@ export function readLaw(options: LoadOptions): LawReading {
     }
   }
 
-  const law: Law = { service, ruleSets, tables, families }
+  if (sourcesSource) {
+    for (const key of registry.sources.keys()) if (!registry.used.has(key)) warnings.push(sourcesSource.problem(['sources', key], `source ${key} is cited by no rule or table`))
+  }
+
+  const law: Law = { service, ruleSets, tables, families, warnings: dedupe(warnings) }
   return { law, problems, read, stamped, currencyOf, sourceOf: (entry) => tableSources.get(entry) }
 }
 

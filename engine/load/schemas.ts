@@ -1,10 +1,11 @@
 /**
- * @module JSON Schemas of the three kinds of YAML file the engine reads, enforced by ajv at load
- * (endpoint manifests, the fourth kind, are the service's: service/manifest-schema.ts).
+ * @module JSON Schemas of the four kinds of YAML file the engine reads, enforced by ajv at load
+ * (endpoint manifests are the service's: service/manifest-schema.ts).
  *
  * - `service`: rules/service.yaml, the formula version and tier every file is stamped with;
  * - `tables`: tables/**, dated parameters, marginal-rate schedules, keyed lookups and series;
- * - `rule_set`: rules/**, inputs, formulas, decisions, checks, outputs and notes.
+ * - `rule_set`: rules/**, inputs, formulas, decisions, checks, outputs and notes;
+ * - `sources`: tables/sources.yaml, the registry of sources that references name by key.
  */
 import type { FromSchema } from 'json-schema-to-ts'
 
@@ -13,13 +14,28 @@ const isoDate = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as c
 const name = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const
 const expression = { type: 'string', minLength: 1 } as const
 
+/** The key of a source in tables/sources.yaml: its title and address are written there once. */
+const sourceKey = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const
+/**
+ * A citation: a source by key, with a pinpoint (`section`) or the pinpoint's own name (`title`);
+ * or, for a source the registry does not hold, its title and address written out.
+ */
 const citation = {
   type: 'object',
-  required: ['title'],
   additionalProperties: false,
-  properties: { title: { type: 'string', minLength: 3 }, href: { type: 'string' }, note: { type: 'string' } },
+  properties: {
+    source: sourceKey,
+    section: { type: 'string', minLength: 1, description: 'A pinpoint within the source: "(b)(1)" follows its title directly, anything else after a comma.' },
+    title: { type: 'string', minLength: 3 },
+    href: { type: 'string' },
+    note: { type: 'string' },
+  },
+  oneOf: [
+    { required: ['title'], not: { anyOf: [{ required: ['source'] }, { required: ['section'] }] } },
+    { required: ['source'], not: { anyOf: [{ required: ['href'] }, { required: ['section', 'title'] }] } },
+  ],
 } as const
-const reference = { anyOf: [citation, { type: 'array', minItems: 1, items: citation }] } as const
+const reference = { anyOf: [sourceKey, citation, { type: 'array', minItems: 1, items: { anyOf: [sourceKey, citation] } }] } as const
 
 /** Marks a figure that could not be verified against a primary source: the reason, said in notes. */
 const unverified = { type: 'string', minLength: 10 } as const
@@ -141,7 +157,7 @@ const dataset = {
       description: 'A range lookup: the lower bound is inclusive, the upper exclusive; an empty upper bound is open-ended.',
       properties: { lower: name, upper: name },
     },
-    source: { ...citation, description: 'Where the records come from: the publisher and the address they were retrieved from.' },
+    source: { anyOf: [sourceKey, citation], description: 'Where the records come from: the publisher and the address they were retrieved from.' },
     licence: { type: 'string', minLength: 3 },
     retrieved: isoDate,
     reference,
@@ -176,8 +192,6 @@ const rounding = {
   properties: { step: exact, mode: { enum: ['half_up', 'half_even', 'down', 'up'] } },
 } as const
 
-const condition: object = { type: 'object' } // json-rules-engine validates its own conditions at load
-
 const inputSpec: object = {
   type: 'object',
   required: ['type'],
@@ -210,9 +224,9 @@ const formulaNode: object = {
           minItems: 1,
           items: {
             type: 'object',
-            required: ['conditions', 'outcome'],
+            required: ['when', 'outcome'],
             additionalProperties: false,
-            properties: { conditions: condition, outcome: name, priority: { type: 'integer', minimum: 1 }, reference },
+            properties: { when: expression, outcome: name, priority: { type: 'integer', minimum: 1 }, reference },
           },
         },
         default: name,
@@ -389,6 +403,34 @@ export const serviceSchema = {
       required: ['steps', 'milliseconds'],
       additionalProperties: false,
       properties: { steps: { type: 'integer', minimum: 1000 }, milliseconds: { type: 'integer', minimum: 10 } },
+    },
+  },
+} as const
+
+/** tables/sources.yaml: every source cited more than once, by key (sources.ts). */
+export const sourcesSchema = {
+  type: 'object',
+  required: ['formula_version', 'kind', 'title', 'sources'],
+  additionalProperties: false,
+  properties: {
+    formula_version: { type: 'string' },
+    kind: { const: 'sources' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    sources: {
+      type: 'object',
+      propertyNames: sourceKey,
+      additionalProperties: {
+        type: 'object',
+        required: ['title', 'href'],
+        additionalProperties: false,
+        properties: {
+          title: { type: 'string', minLength: 3 },
+          href: { type: 'string', pattern: '^https?://' },
+          publisher: { type: 'string', minLength: 2 },
+          retrieved: isoDate,
+        },
+      },
     },
   },
 } as const

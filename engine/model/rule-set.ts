@@ -39,6 +39,8 @@ export interface DecisionNode extends NodeBase {
   decision: Decision
   /** Each fact a condition reads, compiled: an input, a formula or a parameter. */
   facts: Map<string, CompiledExpression>
+  /** Each rule's `when` as written, kept for the type check (it must be true or false); never run. */
+  whens: CompiledExpression[]
 }
 export interface CallNode extends NodeBase {
   kind: 'call'
@@ -131,7 +133,7 @@ export interface NoteDef {
 
 export interface RuleSet {
   id: string
-  /** The type of its result, as the load check worked it out from its outputs (typing.ts). */
+  /** The type of its result, as the load check worked it out from its outputs (check/rule-set-types.ts). */
   outputType?: ValueType
   /** The functions it declares (`functions:`), callable from its formulas like the library's. */
   functions: Map<string, FunctionSpec>

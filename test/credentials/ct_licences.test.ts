@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../service/project/paths.js'
+import { citedHref } from '../helpers.js'
 import { COLUMNS, ImportError, importCtLicences, importCtLicencesJson, portalDate } from '../../tools/data/ct-licences.js'
 
 const test = suite('credentials/ct_licences: importer and provenance')
@@ -48,7 +49,7 @@ test('the data set is declared with its source, licence and retrieval date, and 
   const doc = parseYaml(read(join(ROOT, 'tables', 'credentials', 'records.yaml'))) as { tables: Record<string, Record<string, unknown>> }
   const t = doc.tables.ct_licences!
   assert.is(t.kind, 'dataset')
-  assert.is((t.source as { href: string }).href, 'https://data.ct.gov/Business/State-Licenses-and-Credentials/ngch-56tr')
+  assert.is(citedHref(t.source), 'https://data.ct.gov/Business/State-Licenses-and-Credentials/ngch-56tr')
   assert.match(String(t.licence), /data\.ct\.gov\/terms/)
   assert.is(t.retrieved, '2026-11-27')
   assert.equal(Object.keys(t.columns as object), [...COLUMNS])

@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../service/project/paths.js'
+import { citedHref } from '../helpers.js'
 import { apiProvider, capturedFor, COLUMNS, ImportError, importApiResponses, importFullFile, nppesDate, toCsv } from '../../tools/data/nppes.js'
 
 const test = suite('credentials/nppes: importer and provenance')
@@ -75,7 +76,7 @@ test('the data set is declared with its source, licence and retrieval date, and 
   const doc = parseYaml(read(join(ROOT, 'tables', 'credentials', 'records.yaml'))) as { tables: Record<string, Record<string, unknown>> }
   const t = doc.tables.nppes_providers!
   assert.is(t.kind, 'dataset')
-  assert.is((t.source as { href: string }).href, 'https://npiregistry.cms.hhs.gov/api-page')
+  assert.is(citedHref(t.source), 'https://npiregistry.cms.hhs.gov/api-page')
   assert.match(String(t.licence), /Public domain/)
   assert.is(t.retrieved, '2026-11-27')
   assert.equal(Object.keys(t.columns as object), [...COLUMNS])

@@ -39,6 +39,19 @@ test('a higher priority wins, and its citation comes with it', () => {
   assert.equal(d.decide({ v: new Dec(5) }), { outcome: 'high', references: [{ title: 'Act § 2' }] })
 })
 
+test('a decimal operator orders two ISO dates as a formula does', () => {
+  const d = new Decision('d', [{ conditions: { all: [{ fact: 'born', operator: 'lt', value: '2026-01-01' }] }, outcome: 'before', references: [] }], 'not before')
+  assert.is(d.decide({ born: '2025-12-31' }).outcome, 'before')
+  assert.is(d.decide({ born: '2026-01-01' }).outcome, 'not before')
+})
+
+test('eq and neq answer a null (a figure that does not apply) as a formula does: equal to null only', () => {
+  const d = (operator: string) => new Decision('d', [{ conditions: { all: [{ fact: 'v', operator, value: '5' }] }, outcome: 'yes', references: [] }], 'no')
+  assert.is(d('eq').decide({ v: null }).outcome, 'no')
+  assert.is(d('neq').decide({ v: null }).outcome, 'yes')
+  assert.throws(() => d('lt').decide({ v: null }), /operator lt compares amounts, got null and 5/)
+})
+
 test('a decimal operator on something that is not an amount is an error', () => {
   const d = new Decision('d', [{ conditions: { all: [{ fact: 'v', operator: 'lt', value: '1' }] }, outcome: 'yes', references: [] }], 'no')
   assert.throws(() => d.decide({ v: 'text' }), /operator lt compares amounts, got text and 1/)
@@ -83,10 +96,11 @@ const FACT_VALUES: Record<string, Value> = {
   names: ['spouse', 'child'],
   amounts: [new Dec(1), new Dec(2)],
   record: { basis: 'separate' },
+  day: '2026-01-01',
 }
 
 test('each operator agrees with json-rules-engine on every kind of fact and value', async () => {
-  const values: unknown[] = ['7350000', '0.3675', 7350000, 1.5, 'spouse', 'child', true, false, null, ['spouse', 'estate'], [], 'spo', ...Object.keys(FACT_VALUES).map((fact) => ({ fact }))]
+  const values: unknown[] = ['7350000', '0.3675', 7350000, 1.5, 'spouse', 'child', true, false, null, ['spouse', 'estate'], [], 'spo', '2026-01-01', '2025-12-31', ...Object.keys(FACT_VALUES).map((fact) => ({ fact }))]
   for (const operator of OPERATORS) {
     for (const fact of Object.keys(FACT_VALUES)) {
       for (const value of values) {

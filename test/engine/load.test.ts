@@ -18,6 +18,12 @@ test('a YAML syntax error is reported where it stands', () => {
   assert.equal(problems('syntax-error', 'rules/demo/flat.yaml')[0], 'rules/demo/flat.yaml:7:1: Flow map in block collection must be sufficiently indented and end with a }')
 })
 
+test('one slip in a table file\'s YAML is one problem, not one per rule that reads its tables', () => {
+  const found = problems('table-syntax-slip', 'tables/demo/flat.yaml')
+  assert.is(found.length, 1, found.join('\n'))
+  assert.match(found[0]!, /^tables\/demo\/flat\.yaml:\d+:\d+: /)
+})
+
 test('an unknown name is reported where it stands in its formula, not at the formula\'s start', () => {
   assert.equal(problems('unknown-name', 'rules/demo/flat.yaml'), ["rules/demo/flat.yaml:11:30: unknown name 'exemptoin'"])
 })
@@ -72,9 +78,20 @@ test('an unknown keyword in a request schema (a description cut short by a comma
   ])
 })
 
-test('a condition that reads a path into a fact is refused where the decision stands', () => {
-  assert.equal(problems('condition-path', 'rules/demo/flat.yaml'), [
-    "rules/demo/flat.yaml:21:7: malformed decision: a path into a fact (path: $[0]) is not supported; read the field in the fact's expression",
+test("a decision rule that compares a computed value is refused at that value, saying what to write", () => {
+  assert.equal(problems('condition-computed', 'rules/demo/flat.yaml'), [
+    'rules/demo/flat.yaml:22:32: the left of < compares names and values; give the computed part a name of its own under formulas: and compare that name',
+  ])
+})
+
+test("a decision rule's condition must be true or false, as a check's must", () => {
+  assert.equal(problems('condition-not-boolean', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:21:18: the condition of a decision rule must be true or false, not an amount'])
+})
+
+test('a decision rule written as a json-rules-engine tree is refused: conditions are written as `when` expressions', () => {
+  assert.equal(problems('condition-tree-form', 'rules/demo/flat.yaml').slice(0, 2), [
+    "rules/demo/flat.yaml:22:11: formulas.sign.decision.rules.0: missing required key 'when'",
+    "rules/demo/flat.yaml:22:23: formulas.sign.decision.rules.0: unknown key 'conditions'",
   ])
 })
 

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../service/project/paths.js'
+import { citedHref } from '../helpers.js'
 import { COLUMNS, HEADER, ImportError, importWarningLetters, listingDate } from '../../tools/data/fda-warning-letters.js'
 
 const test = suite('fda/warning_letters: importer and provenance')
@@ -50,7 +51,7 @@ test('the data set is declared with its source, publisher page, licence and retr
   const doc = parseYaml(read(join(ROOT, 'tables', 'fda', 'warning_letters.yaml'))) as { tables: Record<string, Record<string, unknown>> }
   const t = doc.tables.fda_warning_letters!
   assert.is(t.kind, 'dataset')
-  assert.is((t.source as { href: string }).href, 'https://www.fda.gov/inspections-compliance-enforcement-and-criminal-investigations/compliance-actions-and-activities/warning-letters')
+  assert.is(citedHref(t.source), 'https://www.fda.gov/inspections-compliance-enforcement-and-criminal-investigations/compliance-actions-and-activities/warning-letters')
   assert.match(String(t.licence), /Public domain/)
   assert.is(t.retrieved, '2026-11-25')
   assert.equal(Object.keys(t.columns as object), [...COLUMNS])

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../service/project/paths.js'
+import { citedHref } from '../helpers.js'
 import { COLUMNS, ImportError, importOrangeBook, obDate } from '../../tools/data/orange-book.js'
 
 const test = suite('pharma/orange_book: importer and provenance')
@@ -81,7 +82,7 @@ test('every data set declared in tables/ names its source address, licence and r
         for (const [id, t] of Object.entries(doc.tables ?? {})) {
           if (t.kind !== 'dataset') continue
           found.push(id)
-          assert.match(String((t.source as { href?: string } | undefined)?.href), /^https:\/\//, `${full}: ${id} has no source href`)
+          assert.match(String(citedHref(t.source)), /^https:\/\//, `${full}: ${id} has no source href`)
           assert.match(String(t.retrieved), /^\d{4}-\d{2}-\d{2}$/, `${full}: ${id} has no retrieval date`)
           assert.ok(String(t.licence ?? '').length > 3, `${full}: ${id} has no licence`)
         }

@@ -40,20 +40,45 @@ for (const transport of ['http', 'stdio'] as const) {
     if (transport === 'stdio') await service.close()
   })
 
-  test('lists every endpoint as a tool under its spec name, with the request schema as input', async () => {
+  test('lists every endpoint as a tool under its spec name, with the request schema\'s fields as input, in at most 64 KB', async () => {
     const { tools } = await clients[transport]!.listTools()
     const endpoints = catalog().endpoints
     const also = endpoints.flatMap((e) => (e.also_tools ?? []).map((t) => t.tool_name))
     assert.equal(tools.map((t) => t.name).sort(), [...endpoints.map((e) => e.tool_name), ...also].sort())
+    // The whole list fits an agent's context (it was 516 KB); the full schemas are in /openapi.json.
+    const bytes = JSON.stringify({ tools }).length
+    assert.ok(bytes <= 64 * 1024, `tools/list is ${bytes} bytes`)
+    /** The fields of a schema, nested ones by their path: the same names, types and required fields as the request. */
+    const shape = (schema: unknown, at = ''): string[] => {
+      const s = schema as { type?: string; required?: string[]; properties?: Record<string, unknown>; items?: unknown }
+      return [
+        `${at}:${s.type}:${(s.required ?? []).join(',')}`,
+        ...Object.entries(s.properties ?? {}).flatMap(([name, sub]) => shape(sub, `${at}.${name}`)),
+        ...(s.items ? shape(s.items, `${at}[]`) : []),
+      ]
+    }
     for (const e of endpoints) {
       const tool = tools.find((t) => t.name === e.tool_name)!
-      assert.equal(tool.inputSchema, e.request, e.tool_name)
-      assert.match(tool.description ?? '', /will not answer/)
-      assert.ok(tool.outputSchema, `${e.tool_name} has an output schema`)
+      assert.equal(shape(tool.inputSchema), shape(e.request), e.tool_name)
+      assert.match(tool.description ?? '', /Not answered: /)
+      assert.is(tool.title, e.summary)
+      // Every top-level field the request describes is described to the agent too, if briefly.
+      for (const [name, field] of Object.entries((e.request.properties ?? {}) as Record<string, { description?: string }>)) {
+        if (field.description) assert.ok(((tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>)[name]?.description, `${e.tool_name}.${name}`)
+      }
     }
     for (const name of ['calculate_state_estate_tax', 'calculate_estate_tax', 'calculate_inherited_ira_schedule', 'calculate_optimal_qtip_election', 'optimize_annual_gifts', 'calculate_grat']) {
       assert.ok(tools.some((t) => t.name === name), name)
     }
+  })
+
+  test('the instructions name every suite that has a tool, with its description (not estate tax alone)', async () => {
+    const instructions = clients[transport]!.getInstructions() ?? ''
+    const { service: { suites }, endpoints } = catalog()
+    for (const [id, suite] of Object.entries(suites)) {
+      if (endpoints.some((e) => e.suite === id)) assert.ok(instructions.includes(`${suite.name}: ${suite.description}`), suite.name)
+    }
+    assert.match(instructions, /flight delay compensation/)
   })
 
   test('a second tool on a path (analyze_backdoor_roth) takes the request cut to its fields and answers as the route does', async () => {

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { parse as parseYaml } from 'yaml'
 import { ROOT } from '../../service/project/paths.js'
+import { citedHref } from '../helpers.js'
 import { COLUMNS, ImportError, importDirectory, portalDate, programsOf } from '../../tools/data/maryland-mdot-mbe-directory.js'
 
 const test = suite('supplier_diversity/md_directory: importer and provenance')
@@ -52,7 +53,7 @@ test('the data set is declared with its source, licence, retrieval date and colu
   const doc = parseYaml(read(join(ROOT, 'tables', 'supplier_diversity', 'certifications.yaml'))) as { tables: Record<string, Record<string, unknown>> }
   const t = doc.tables.md_mdot_certified_firms!
   assert.is(t.kind, 'dataset')
-  assert.is((t.source as { href: string }).href, 'https://data.maryland.gov/d/viap-eh6m')
+  assert.is(citedHref(t.source), 'https://data.maryland.gov/d/viap-eh6m')
   assert.is(t.retrieved, '2026-11-27')
   assert.equal(Object.keys(t.columns as object), [...COLUMNS])
 })
