@@ -12,6 +12,8 @@ export interface Problem {
   line: number
   column: number
   message: string
+  /** A warning is reported but does not stop the load (a formula too long to read). */
+  warning?: true
 }
 
 export function formatProblem(p: Problem): string {
@@ -20,7 +22,11 @@ export function formatProblem(p: Problem): string {
 
 export class RuleLoadError extends Error {
   override name = 'RuleLoadError'
-  constructor(readonly problems: Problem[]) {
+  constructor(
+    readonly problems: Problem[],
+    /** The warnings found beside the problems, for the rule check to report too. */
+    readonly warnings: Problem[] = [],
+  ) {
     super(`${problems.length} problem(s) in the rule files:\n` + problems.map(formatProblem).join('\n'))
   }
 }

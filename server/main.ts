@@ -12,7 +12,8 @@
  * (info; silent for none: one JSON line per request on stdout), METRICS (on; off closes GET /metrics),
  * METRICS_PORT (unset: GET /metrics on PORT; set: only on this port, by a small server of its own),
  * TRUST_PROXY (0: the client address is the socket's; n: take it from X-Forwarded-For as the last
- * of n trusted proxies saw it), AUTH_FAILURES_PER_MINUTE (60).
+ * of n trusted proxies saw it), AUTH_FAILURES_PER_MINUTE (60), ISSUE_FIRST_KEY (on: an empty key
+ * store gets a first key, printed once; off: it is said how to issue one, as in Kubernetes).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
@@ -99,6 +100,13 @@ function boundSlowClients(server: Server): void {
   server.headersTimeout = 20_000
 }
 
+/** ISSUE_FIRST_KEY: on (the default) issues and prints a first key into an empty store; off only says how to issue one. */
+const firstKeySetting = process.env.ISSUE_FIRST_KEY ?? 'on'
+if (firstKeySetting !== 'on' && firstKeySetting !== 'off') {
+  console.error(`ISSUE_FIRST_KEY must be on or off, got ${firstKeySetting}`)
+  process.exit(1)
+}
+
 /** Threads per process for the heavy endpoints: EVALUATION_THREADS, else one; 0 answers them in-process. */
 const evaluationThreads = Number(process.env.EVALUATION_THREADS ?? 1)
 if (!Number.isInteger(evaluationThreads) || evaluationThreads < 0) {
@@ -120,6 +128,12 @@ async function openStore(): Promise<KeyStore> {
 async function openKeys(): Promise<KeyStore> {
   const keys = await openStore()
   console.log(`key store: ${keys.description}`)
+  // In a cluster a key printed at start lands in a log many can read (ISSUE_FIRST_KEY=off there):
+  // the first key is issued by hand, into the terminal of whoever runs the command.
+  if (firstKeySetting === 'off') {
+    if ((await keys.list()).length === 0) console.log('No API key in the key store; issue one with: node dist/tools/keys.js issue --label NAME (in Kubernetes: kubectl exec deploy/rules-service -- node dist/tools/keys.js issue --label NAME)')
+    return keys
+  }
   const first = await keys.issueFirst('first key, issued by npm start')
   if (first) console.log(`No API key found in the key store; issued one. It is shown only this once:\n\n  x-api-key: ${first.key}\n`)
   return keys

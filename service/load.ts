@@ -57,6 +57,6 @@ export function loadCatalog(options: LoadOptions): Catalog {
     const years = endpoint.years
     if (rs && years) coverage(reading, rs, years.supported.flatMap((year) => periodStarts(year, years.period)), endpoint.operation_id)
   }
-  refuseOnProblems(problems)
-  return { ...law, endpoints }
+  const warnings = refuseOnProblems(problems)
+  return { ...law, endpoints, warnings: [...(law.warnings ?? []), ...warnings] }
 }

@@ -29,6 +29,8 @@ function instructionsOf(catalog: Catalog): string {
     'Each tool takes the JSON arguments its input schema describes and returns the envelope ' +
       '{result, data_as_of, formula_version, citations, tier}. Figures are exact and rounded as the law says, money in the ' +
       "jurisdiction's currency; read result.notes for the assumptions made. An unsupported year or jurisdiction is refused with the supported list.",
+    // The tool list is kept within 64 KB (tool-list.ts): the rest of each tool's contract is one request away.
+    "Each tool's full request and result schemas, bounds and everything it will not answer are in GET /openapi.json, under the operation whose summary is the tool's title.",
   ].join('\n')
 }
 

@@ -10,11 +10,11 @@ import type { Decision } from '../engine/compile/decisions.js'
 import { loadCatalog } from '../service/index.js'
 import type { Node, ScopeDef } from '../engine/model/rule-set.js'
 import { withOperatorLimits } from '../service/project/catalog.js'
-import { check, readGolden, run, stepsOnly } from '../tools/golden.js'
+import { check, checkRuleSetCase, checkRuleSetFiles, readGolden, run, runRuleSet, stepsOnly } from '../tools/golden.js'
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 
 const test = suite('golden cases')
-const { files, problems } = readGolden(GOLDEN_DIR, ROOT)
+const { files, ruleSets, problems } = readGolden(GOLDEN_DIR, ROOT)
 
 /**
  * A catalog of its own, with the operator's work limits as the shared one has (the runner widens
@@ -62,12 +62,12 @@ for (const rs of catalog.ruleSets.values()) {
   }
 }
 
-test('every golden file is well formed', () => {
-  assert.equal(problems, [])
+test('every golden file is well formed, and every rule-set case names formulas its rule set has', () => {
+  assert.equal([...problems, ...checkRuleSetFiles(catalog, ruleSets)], [])
 })
 
 let ran = 0
-const cases = files.reduce((n, f) => n + f.cases.length, 0)
+const cases = files.reduce((n, f) => n + f.cases.length, 0) + ruleSets.reduce((n, f) => n + f.cases.length, 0)
 for (const f of files) {
   for (const c of f.cases) {
     test(`${f.file}: ${c.name}`, async () => {
@@ -81,6 +81,18 @@ for (const f of files) {
         const valid = endpoint.validateResult(outcome.envelope.result)
         assert.ok(valid, `result does not match the response schema of ${f.endpoint}: ${JSON.stringify(endpoint.validateResult.errors)}`)
       }
+    })
+  }
+}
+
+// A rule set's own cases: some formulas given, some outputs and formulas expected (PolicyEngine's
+// per-variable tests); no endpoint, so no response schema.
+for (const f of ruleSets) {
+  for (const c of f.cases) {
+    test(`${f.file}: ${c.name}`, async () => {
+      ran++
+      const mismatches = checkRuleSetCase(c, await runRuleSet(catalog, f.rule_set, c))
+      assert.equal(mismatches, [], mismatches.map((m) => `${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`).join('; '))
     })
   }
 }

@@ -1,21 +1,22 @@
 /**
- * @module Replay: run every golden case (test/golden/**) through its endpoint and report each
- * mismatch with the case, the field, the expected and the actual value. Exits 1 on any.
+ * @module Replay: run every golden case (test/golden/**) through its endpoint (or its rule set) and
+ * report each mismatch with the case, the field, the expected and the actual value. Exits 1 on any.
  *
  *   node dist/tools/replay.js                  check every case against the rules in this tree
  *   node dist/tools/replay.js --against REV    what the rules here change against revision REV:
  *                                              each case whose answer moved, field by field
- *   node dist/tools/replay.js --update         rewrite expected values to the current answers,
- *                                              printing each before/after (refused in CI)
+ *   node dist/tools/replay.js --update         rewrite the expected values that differ from the
+ *                                              current answers, in place, printing each case it
+ *                                              wrote (refused in CI); nothing else in a file moves
  *   --filter TEXT                              only cases whose file or name contains TEXT
  */
 import { execSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseDocument } from 'yaml'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../service/index.js'
-import { check, leaves, readGolden, run, stepsOnly, type GoldenFile, type Outcome } from './golden.js'
+import { checkCase, checkRuleSetFiles, leaves, readGolden, runCase, stepsOnly, type AnyGoldenFile, type Outcome } from './golden.js'
+import { updateFile } from './golden-update.js'
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 
 const args = process.argv.slice(2)
@@ -56,22 +57,24 @@ function checkout(rev: string): { rules: string; tables: string; cleanup: () => 
 
 const show = (v: unknown) => JSON.stringify(v)
 
-function selected(files: GoldenFile[]): GoldenFile[] {
+function selected(files: AnyGoldenFile[]): AnyGoldenFile[] {
   const filter = option('--filter')
   if (!filter) return files
   return files
-    .map((f) => ({ ...f, cases: f.file.includes(filter) ? f.cases : f.cases.filter((c) => c.name.includes(filter)) }))
+    .map((f) => ({ ...f, cases: f.file.includes(filter) ? f.cases : f.cases.filter((c: { name: string }) => c.name.includes(filter)) }) as AnyGoldenFile)
     .filter((f) => f.cases.length > 0)
 }
 
 async function main() {
-  const { files: all, problems } = readGolden(GOLDEN_DIR, ROOT)
+  const golden = readGolden(GOLDEN_DIR, ROOT)
+  const here = load(RULES_DIR, TABLES_DIR, 'in this tree')
+  const problems = [...golden.problems, ...checkRuleSetFiles(here, golden.ruleSets)]
   if (problems.length > 0) {
     for (const p of problems) console.error(p)
     process.exit(1)
   }
-  const files = selected(all)
-  const here = load(RULES_DIR, TABLES_DIR, 'in this tree')
+  // In path order, endpoint and rule-set files together.
+  const files = selected([...golden.files, ...golden.ruleSets].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
   const total = files.reduce((n, f) => n + f.cases.length, 0)
 
   const against = option('--against')
@@ -82,7 +85,7 @@ async function main() {
       let moved = 0
       for (const f of files) {
         for (const c of f.cases) {
-          const [before, after] = [await run(there, f.endpoint, c.input), await run(here, f.endpoint, c.input)]
+          const [before, after] = [await runCase(there, f, c), await runCase(here, f, c)]
           const diff = diffOutcomes(before, after)
           if (diff.length === 0) continue
           moved++
@@ -102,33 +105,26 @@ async function main() {
       console.error('replay --update rewrites expected values and never runs in CI')
       process.exit(2)
     }
-    let rewritten = 0
+    let cases = 0
+    let values = 0
+    const filesWritten = new Set<string>()
     for (const f of files) {
-      const path = join(ROOT, f.file)
-      const doc = parseDocument(readFileSync(path, 'utf8'))
-      let changed = false
-      for (const [i, c] of f.cases.entries()) {
-        if (!c.expect?.result) continue
-        const outcome = await run(here, f.endpoint, c.input)
-        if (!outcome.ok) continue
-        for (const m of check({ ...c, expect: { result: c.expect.result } }, outcome)) {
-          const segments = m.path.replace(/\[(\d+)\]/g, '.$1').split('.').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s))
-          doc.setIn(['cases', i, 'expect', 'result', ...segments], m.actual)
-          console.log(`${f.file}: ${c.name}\n  ${m.path}: ${show(m.expected)} -> ${show(m.actual)}`)
-          changed = true
-          rewritten++
-        }
+      for (const w of await updateFile(here, f, join(ROOT, f.file))) {
+        console.log(`wrote ${f.file}: ${w.name}`)
+        for (const m of w.mismatches) console.log(`  ${m.path}: ${show(m.expected)} -> ${show(m.actual)}`)
+        filesWritten.add(f.file)
+        cases++
+        values += w.mismatches.length
       }
-      if (changed) writeFileSync(path, doc.toString())
     }
-    console.log(`replay --update: ${rewritten} value(s) rewritten`)
+    console.log(`replay --update: ${cases} case(s) written (${values} value(s)) in ${filesWritten.size} file(s); every other case left as it was`)
     return
   }
 
   let failed = 0
   for (const f of files) {
     for (const c of f.cases) {
-      const mismatches = check(c, await run(here, f.endpoint, c.input))
+      const mismatches = checkCase(f, c, await runCase(here, f, c))
       if (mismatches.length === 0) continue
       failed++
       console.log(`FAIL ${f.file}: ${c.name}`)
@@ -141,7 +137,8 @@ async function main() {
 
 /** The fields whose values differ between two answers to the same request. */
 function diffOutcomes(before: Outcome, after: Outcome): string[] {
-  const view = (o: Outcome) => (o.ok ? leaves(o.envelope.result, 'result') : new Map<string, unknown>([['status', o.status], ['error', o.code]]))
+  // A rule set's case also compares the intermediate formulas it names.
+  const view = (o: Outcome) => (o.ok ? leaves(o.named ?? {}, 'expect', leaves(o.envelope.result, 'result')) : new Map<string, unknown>([['status', o.status], ['error', o.code]]))
   const [a, b] = [view(before), view(after)]
   const out: string[] = []
   for (const key of new Set([...a.keys(), ...b.keys()])) {

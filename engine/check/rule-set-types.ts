@@ -53,7 +53,7 @@ export function typeRuleSet(
   functions: (name: string) => FunctionSpec | undefined,
   called: (id: string) => ValueType = () => ({ record: 'open' }),
   families: Map<string, TableFamily> = new Map(),
-): { problems: TypedProblem[]; output: ValueType } {
+): { problems: TypedProblem[]; output: ValueType; formulas: Map<string, ValueType> } {
   const problems: TypedProblem[] = []
   const inputs = new Map<string, ValueType>()
   for (const [name, spec] of Object.entries(rs.inputs)) inputs.set(name, inputType(spec))
@@ -65,6 +65,14 @@ export function typeRuleSet(
       const record: Record<string, ValueType> = {}
       for (const [k, sub] of e.fields) record[k] = check(sub, names)
       return { record }
+    }
+    if (e.texts) {
+      // Declared texts are typed as notes are: each condition true or false, each placeholder a value.
+      for (const item of e.texts.items) {
+        check(item.when, names, 'boolean', 'the condition of a text')
+        for (const part of item.parts) if (typeof part !== 'string') check(part.expr, names)
+      }
+      return e.texts.first ? 'text' : { list: 'text' }
     }
     if (!e.ast || e.text === undefined) return ANY
     const env: TypeEnv = {
@@ -179,5 +187,8 @@ export function typeRuleSet(
     check(note.when, root, 'boolean', 'the condition of a note')
     for (const part of note.parts) if (typeof part !== 'string') check(part.expr, root)
   }
-  return { problems, output }
+  // Each root formula's type, for a value given in its place (a golden case of one step).
+  const formulas = new Map<string, ValueType>()
+  for (const name of rs.root.order) formulas.set(name, root.get(name) ?? ANY)
+  return { problems, output, formulas }
 }

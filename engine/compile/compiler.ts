@@ -25,7 +25,26 @@ export interface Compiler {
 export type Raw = Record<string, unknown>
 
 
+/**
+ * The longest formula an analyst reads on one line, in characters (issue 25): past it, the rule check
+ * warns. A longer one is cut into named formulas or functions, or its texts declared (`texts:`).
+ */
+export const FORMULA_LENGTH = 300
+
+/**
+ * Warn about an expression over FORMULA_LENGTH characters at its place. compileAt calls it for every
+ * expression it compiles; anything that reads an expression another way (a condition written as a
+ * formula and turned into a condition tree) calls it too. @api private
+ */
+export function warnIfLong(c: Compiler, text: string, path: PathSegment[]): void {
+  const length = text.trim().length
+  if (length > FORMULA_LENGTH) {
+    c.problems.push({ ...c.source.problem(path, `a formula of ${length} characters, over ${FORMULA_LENGTH}: name its parts (formulas, functions) or declare its texts (text:, texts:)`), warning: true })
+  }
+}
+
 export function compileAt(c: Compiler, text: string, path: PathSegment[], resolver: NameResolver): CompiledExpression | undefined {
+  warnIfLong(c, text, path)
   try {
     const compiled = compileExpression(text, resolver)
     for (const t of compiled.tables) c.allTables.add(t)

@@ -17,6 +17,7 @@ import { isDate } from '../functions/values.js'
 import { locate } from '../load/locate.js'
 import type { DatasetStore } from '../data/store.js'
 import type { Dated, TableFamily, Bracket, DatasetEntry, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from '../data/tables.js'
+import type { Currency } from '../values/money.js'
 import type { PathSegment } from '../load/source.js'
 import type { Compiled, Runtime, Value, TableReadAt, TableValue } from '../model/types.js'
 
@@ -45,8 +46,25 @@ export interface CompiledExpression {
   text?: string
   /** A record built field by field (a call's object input) instead of one formula. */
   fields?: [string, CompiledExpression][]
+  /**
+   * Declared texts (`text:`, `texts:`, compile/texts.ts) instead of one formula: each item's
+   * condition and template, held here so the load check types them as it types notes.
+   */
+  texts?: {
+    first: boolean
+    items: DeclaredText[]
+    /** The texts as written, on one line, for an explanation's step: `when c: "…"; "…"`. */
+    written: string
+  }
   /** Where the formula stands in its rule file, set by the rule set compiler. */
   path?: PathSegment[]
+}
+
+/** One declared text: the condition it holds under (none: always) and its template's parts. */
+export interface DeclaredText {
+  when?: CompiledExpression
+  /** Literal text, and `{x}` placeholders (`money`: `{$x}`, printed in the endpoint's currency). */
+  parts: (string | { expr: CompiledExpression; money: boolean })[]
 }
 
 export class CompileError extends Error {
@@ -321,6 +339,9 @@ export class LambdaScope implements Runtime {
   }
   work(units: number): void {
     this.parent.work?.(units)
+  }
+  currency(): Currency {
+    return this.parent.currency()
   }
 }
 

@@ -13,6 +13,7 @@ import { compileAt, factsOf, type Compiler, type Raw } from './compiler.js'
 import { compileScope, scopeLayout } from './scope.js'
 import { template } from './outputs.js'
 import { conditionTree, type TopCondition } from './condition-tree.js'
+import { compileTexts, type RawTexts } from './texts.js'
 
 export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegment[], resolver: NameResolver): Node | undefined {
   const base = {
@@ -36,6 +37,13 @@ export function compileNode(c: Compiler, name: string, spec: Raw, path: PathSegm
   if (typeof spec.formula === 'string') {
     const expr = compileAt(c, spec.formula, [...path, 'formula'], resolver)
     if (!expr) return undefined
+    absorb(expr)
+    return { ...base, kind: 'formula', expr }
+  }
+  // Declared texts are a formula too: its value is the text (or list of texts) whose `when` holds.
+  for (const key of ['text', 'texts'] as const) {
+    if (spec[key] === undefined) continue
+    const expr = compileTexts(c, name, spec[key] as RawTexts, key === 'text', [...path, key], resolver)
     absorb(expr)
     return { ...base, kind: 'formula', expr }
   }

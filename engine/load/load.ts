@@ -38,7 +38,10 @@ export interface Law {
   tables: Map<string, TableEntry>
   /** The tables files of each folder as a family (tables.ts `buildFamilies`). */
   families?: Map<string, TableFamily>
-  /** What the rule check reports without refusing the load: an address the registry of sources holds written out by hand, a source no one cites. */
+  /**
+   * What the rule check reports without refusing the load: an address the registry of sources holds
+   * written out by hand, a source no one cites, a formula over the length an analyst reads.
+   */
   warnings?: Problem[]
 }
 
@@ -140,15 +143,25 @@ export function validate<T>(source: SourceFile, check: ValidateFunction<T>, prob
 /** Load, validate and compile every rule and table file; throws RuleLoadError listing every problem. @api public */
 export function loadLaw(options: LoadOptions): Law {
   const { law, problems } = readLaw(options)
-  refuseOnProblems(problems)
-  return law
+  const warnings = refuseOnProblems(problems)
+  return { ...law, warnings: [...(law.warnings ?? []), ...warnings] }
 }
 
-/** Throws RuleLoadError listing every problem once, if there is any; keeps the parsed formulas for the next process. @api public */
-export function refuseOnProblems(problems: Problem[]): void {
+/**
+ * Throws RuleLoadError listing every problem once, if there is any (a warning is none); keeps the
+ * parsed formulas for the next process. Returns the warnings, each once. @api public
+ */
+export function refuseOnProblems(problems: Problem[]): Problem[] {
   // The formulas this load parsed are kept for the next process (formula-cache.ts).
   saveFormulas()
-  if (problems.length > 0) throw new RuleLoadError(dedupe(problems))
+  const warnings = dedupe(problems.filter((p) => p.warning))
+  if (errors(problems) > 0) throw new RuleLoadError(dedupe(problems.filter((p) => !p.warning)), warnings)
+  return warnings
+}
+
+/** How many of the problems stop the load (a warning does not). */
+function errors(problems: Problem[]): number {
+  return problems.reduce((n, p) => (p.warning ? n : n + 1), 0)
 }
 
 /** Read the law, recording problems rather than throwing, for a loader that adds files on top. @api public */
@@ -298,9 +311,9 @@ export function readLaw(options: LoadOptions): LawReading {
   const clean = new Set<string>()
   const tableResolver = (id: string) => (name: string) => tables.get(`${id}.${name}`) ?? tables.get(name)
   for (const [id, source] of ruleSources) {
-    const before = problems.length
+    const before = errors(problems)
     ruleSets.set(id, compileRuleSet(source, id, tableResolver(id), problems, shared))
-    if (problems.length === before) clean.add(id)
+    if (errors(problems) === before) clean.add(id)
   }
   // Types are checked on the rule sets that compiled cleanly (an unknown name is reported once), a
   // called rule set before its callers, so that a caller reads the fields its callee gives.
@@ -311,10 +324,11 @@ export function readLaw(options: LoadOptions): LawReading {
     const rs = ruleSets.get(id)
     if (!rs || !clean.has(id)) return { record: 'open' }
     outputs.set(id, { record: 'open' }) // a cycle of calls reads an open record
-    const { problems: found, output } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf, families)
+    const { problems: found, output, formulas } = typeRuleSet(rs, tableResolver(id), libraryFunction, typeOf, families)
     for (const p of found) problems.push(ruleSources.get(id)!.problem(p.path, p.message, p.index))
     outputs.set(id, output)
     rs.outputType = output
+    rs.formulaTypes = formulas
     return output
   }
   for (const id of ruleSets.keys()) typeOf(id)

@@ -205,6 +205,18 @@ const inputSpec: object = {
   },
 }
 
+/** Texts declared as notes are: each a template, with the condition it holds under. */
+const declaredTexts = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    required: ['text'],
+    additionalProperties: false,
+    properties: { when: expression, text: { type: 'string', minLength: 1 } },
+  },
+} as const
+
 const formulaNode: object = {
   type: 'object',
   additionalProperties: false,
@@ -214,6 +226,11 @@ const formulaNode: object = {
     reference,
     round: name,
     formula: expression,
+    text: {
+      description: 'A declared text: one template ("… {x} … {$amount} …"), or a list of {when, text} of which the first that holds is the value (null when none does).',
+      anyOf: [{ type: 'string', minLength: 1 }, declaredTexts],
+    },
+    texts: { ...declaredTexts, description: 'Declared texts: the list of those whose `when` holds (an item without `when` always holds), each a template as a note is.' },
     decision: {
       type: 'object',
       required: ['rules'],
@@ -279,7 +296,7 @@ const formulaNode: object = {
       },
     },
   },
-  oneOf: [{ required: ['formula'] }, { required: ['decision'] }, { required: ['call'] }, { required: ['each'] }, { required: ['solve'] }],
+  oneOf: [{ required: ['formula'] }, { required: ['text'] }, { required: ['texts'] }, { required: ['decision'] }, { required: ['call'] }, { required: ['each'] }, { required: ['solve'] }],
 }
 
 export const ruleSetSchema = {

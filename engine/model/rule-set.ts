@@ -135,6 +135,8 @@ export interface RuleSet {
   id: string
   /** The type of its result, as the load check worked it out from its outputs (check/rule-set-types.ts). */
   outputType?: ValueType
+  /** The type of each formula of its root scope, as the load check worked it out (check/rule-set-types.ts). */
+  formulaTypes?: Map<string, ValueType>
   /** The functions it declares (`functions:`), callable from its formulas like the library's. */
   functions: Map<string, FunctionSpec>
   file: string

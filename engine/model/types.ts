@@ -2,6 +2,7 @@
  * @module The values a formula computes with, and the runtime a compiled formula reads from.
  */
 import type { Dec } from '../values/decimal.js'
+import type { Currency } from '../values/money.js'
 import type { DatasetStore } from '../data/store.js'
 import type { DatasetEntry, Dated, LookupEntry, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, Bracket, LookupRow, TableEntry, TableFamily } from '../data/tables.js'
 
@@ -47,6 +48,8 @@ export interface Runtime {
    * or a tool's stand-in), which then counts nothing.
    */
   work?(units: number): void
+  /** How a declared text prints money (`{$x}`), as a note does: the endpoint's currency. */
+  currency(): Currency
 }
 
 export type Compiled = (rt: Runtime) => Value

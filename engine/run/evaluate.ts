@@ -14,6 +14,7 @@ import { callKey, toJson, toValues } from '../values/convert.js'
 import { Dec, isDec } from '../values/decimal.js'
 import { combinedCode, EvaluationError, InputError, WorkLimitError, type FieldProblem } from '../errors.js'
 import { describe } from '../compile/expression.js'
+import { givenSlots } from './given.js'
 import type { Law } from '../load/load.js'
 import type { Currency } from '../values/money.js'
 import { text } from './notes.js'
@@ -34,15 +35,22 @@ export interface Evaluated {
   explanation?: Step[]
   /** The steps of work the evaluation counted against the request's budget (a batch sums them). */
   steps: number
+  /** The values of the formulas named in `options.formulas`, as computed (or given). */
+  formulas?: Record<string, Value>
 }
 
 
-/** Evaluate rule set `id` on `input` (a validated request body or a caller's values). @api public */
+/**
+ * Evaluate rule set `id` on `input` (a validated request body or a caller's values). `given` sets
+ * formulas of the rule set (not of those it calls) to values instead of computing them, and
+ * `formulas` names formulas whose values the answer also returns: a single step tested in
+ * isolation (golden cases of one rule set). @api public
+ */
 export async function evaluate(
   catalog: Law,
   id: string,
   input: Record<string, unknown>,
-  options: { explain?: boolean; currency?: Currency } = {},
+  options: { explain?: boolean; currency?: Currency; given?: Record<string, unknown>; formulas?: readonly string[] } = {},
 ): Promise<Evaluated> {
   const rs = catalog.ruleSets.get(id)
   if (!rs) throw new EvaluationError(`unknown rule set ${id}`)
@@ -50,7 +58,8 @@ export async function evaluate(
   const currency = options.currency ?? { code: service.default_currency, ...service.currencies[service.default_currency]! }
   const collector = new Collector(options.explain === true, currency, service.limits)
   collectDates(input, '', collector.dateFields)
-  const result = run(catalog, rs, toValues(rs.inputs, input), collector)
+  const step = options.given || options.formulas ? { given: givenSlots(rs, options.given ?? {}), read: options.formulas ?? [], values: {} } : undefined
+  const result = run(catalog, rs, toValues(rs.inputs, input), collector, undefined, step)
   const out: Evaluated = {
     result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
     citations: [...collector.citations.keys()],
@@ -64,6 +73,7 @@ export async function evaluate(
     out.explanation = steps
     out.result.explanation = steps
   }
+  if (step) out.formulas = step.values
   return out
 }
 
@@ -75,9 +85,21 @@ function dataDateOf(catalog: Law, rs: RuleSet): string {
   return date
 }
 
-/** Evaluate one rule set; `request` is the evaluation of the request's own rule set when this one is called by it. */
-function run(catalog: Law, rs: RuleSet, inputs: Record<string, Value>, collector: Collector, request?: Evaluation): Record<string, Value> {
+/**
+ * Evaluate one rule set; `request` is the evaluation of the request's own rule set when this one is
+ * called by it; `step` gives formulas their values by slot and reads the formulas it names.
+ */
+function run(
+  catalog: Law,
+  rs: RuleSet,
+  inputs: Record<string, Value>,
+  collector: Collector,
+  request?: Evaluation,
+  step?: { given: Map<number, Value>; read: readonly string[]; values: Record<string, Value> },
+): Record<string, Value> {
   const ev = new Evaluation(catalog, rs, collector, inputs, request)
+  // A given formula's slot holds its value before anything reads it, so it is never computed.
+  if (step) for (const [slot, value] of step.given) ev.root.bind(slot, value)
   ev.setDate()
   collector.cite(rs.references)
   check(rs, ev, false)
@@ -88,6 +110,7 @@ function run(catalog: Law, rs: RuleSet, inputs: Record<string, Value>, collector
     if (note.when && ev.bool(note.when.run(ev.root), 'note condition') === false) continue
     collector.note(text(note.parts, ev.root, collector.currency))
   }
+  if (step) for (const name of step.read) step.values[name] = ev.root.get(name)
   return result
 }
 
@@ -182,6 +205,11 @@ class Scope implements Runtime {
     this.values[this.def.slots.get(name)!] = value
   }
 
+  /** Whether a name of this scope has its value already (a formula given one). */
+  known(name: string): boolean {
+    return this.values[this.def.slots.get(name)!] !== undefined
+  }
+
   /** The value in a slot of this scope (`depth` 0) or of one further out. */
   slot(depth: number, index: number): Value {
     if (depth > 0) return this.parent!.slot(depth - 1, index)
@@ -228,6 +256,9 @@ class Scope implements Runtime {
   }
   work(units: number): void {
     this.ev.collector.tick(units)
+  }
+  currency(): Currency {
+    return this.ev.collector.currency
   }
 }
 
@@ -409,6 +440,7 @@ class Evaluation {
   /** Evaluate the nodes a scope evaluates first (decisions, calls, lists holding them), in order. */
   prepare(scope: Scope): void {
     for (const name of scope.def.firstOrder) {
+      if (scope.known(name)) continue
       const node = scope.def.formulas.get(name)!
       let value: Value
       if (node.kind === 'call') value = this.call(node, scope)

@@ -5,12 +5,23 @@
 import { isDec } from '../values/decimal.js'
 import { toJson } from '../values/convert.js'
 import { formatMoney, type Currency } from '../values/money.js'
+import type { CompiledExpression } from '../compile/expression.js'
 import type { NoteDef } from '../model/rule-set.js'
 import type { Runtime, Value } from '../model/types.js'
 
-/** A note's or a message's text with its values printed. */
-export function text(parts: NoteDef['parts'], scope: Runtime, currency: Currency): string {
-  return parts.map((p) => (typeof p === 'string' ? p : format(p.expr.run(scope), p.money ? currency : undefined))).join('')
+/**
+ * A note's or a message's text with its values printed. `refuseNull`, when given, is called on a
+ * placeholder whose value is null (a declared text holds it a defect, as concat() did).
+ */
+export function text(parts: NoteDef['parts'], scope: Runtime, currency: Currency, refuseNull?: (expr: CompiledExpression) => never): string {
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return p
+      const v = p.expr.run(scope)
+      if (v === null && refuseNull) refuseNull(p.expr)
+      return format(v, p.money ? currency : undefined)
+    })
+    .join('')
 }
 
 /** A value as a note shows it; an amount as money when a currency is given. */

@@ -54,7 +54,7 @@ function lineOf(file: string, path: Node['path']): number | undefined {
 function formulaOf(node: Node): string | undefined {
   switch (node.kind) {
     case 'formula':
-      return node.expr.text?.trim()
+      return node.expr.text?.trim() ?? node.expr.texts?.written
     case 'each':
       return node.over.text === undefined ? undefined : `each of ${node.over.text.trim()}`
     case 'solve':

@@ -7,6 +7,8 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DockerfileParser } from 'dockerfile-ast'
 import { suite } from 'uvu'
@@ -99,6 +101,26 @@ test('Prometheus scrapes /metrics on the metrics port (METRICS_PORT), which the 
   assert.is(annotations['prometheus.io/path'], '/metrics')
   const svc = all.find((m) => m.kind === 'Service') as { spec: { ports: { targetPort: string | number }[] } }
   assert.not.ok(svc.spec.ports.some((p) => p.targetPort === 'metrics' || String(p.targetPort) === metricsPort), 'the Service exposes no metrics port')
+})
+
+test('the image is named in kustomization.yaml (a setting), and the pods print no key into their logs', () => {
+  const dir = join(ROOT, 'deploy', 'kubernetes')
+  const kustomization = parseAllDocuments(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'))[0]!.toJS() as { images?: { name: string; newName: string; newTag: string }[] }
+  const deployment = manifests().find((m) => m.kind === 'Deployment') as { spec: { template: { spec: { containers: (Container & { image: string; env: { name: string; value?: string }[] })[] } } } }
+  const container = deployment.spec.template.spec.containers[0]!
+  assert.ok(kustomization.images?.some((i) => i.name === container.image && i.newName && i.newTag), 'kustomize edit set image rules-service=… names the image')
+  assert.is(container.env.find((e) => e.name === 'ISSUE_FIRST_KEY')?.value, 'off')
+})
+
+test('ISSUE_FIRST_KEY=off: an empty key store is told how to issue a key, and no key is printed', () => {
+  // Port 1 is not ours to listen on: the start stops right after the key store is opened, which is all this needs.
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
+    env: { ...process.env, DATABASE_URL: '', PORT: '1', HOST: '127.0.0.1', WORKERS: '1', EVALUATION_THREADS: '0', ISSUE_FIRST_KEY: 'off', DATA_DIR: mkdtempSync(join(tmpdir(), 'first-key-')) },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  assert.match(run.stdout, /No API key in the key store; issue one with: node dist\/tools\/keys\.js issue/)
+  assert.not.match(run.stdout, /x-api-key:/)
 })
 
 test('the autoscaler scales the deployment', () => {

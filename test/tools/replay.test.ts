@@ -11,15 +11,15 @@ import { ROOT } from '../../service/project/paths.js'
 const test = suite('tools/replay')
 const REPLAY = join(ROOT, 'dist', 'tools', 'replay.js')
 
-/** A git checkout with this project's rules and tables and the fixture's golden cases, committed. */
-function scratch(): string {
+/** A git checkout with this project's rules and tables and the fixture's golden cases (`files` of test/fixtures/replay), committed. */
+function scratch(files = ['cases.yaml']): string {
   const dir = mkdtempSync(join(tmpdir(), 'replay-project-'))
   cpSync(join(ROOT, 'rules'), join(dir, 'rules'), { recursive: true })
   cpSync(join(ROOT, 'tables'), join(dir, 'tables'), { recursive: true })
   cpSync(join(ROOT, 'endpoints'), join(dir, 'endpoints'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), '{}\n')
   mkdirSync(join(dir, 'test', 'golden'), { recursive: true })
-  cpSync(join(ROOT, 'test', 'fixtures', 'replay', 'cases.yaml'), join(dir, 'test', 'golden', 'cases.yaml'))
+  for (const f of files) cpSync(join(ROOT, 'test', 'fixtures', 'replay', f), join(dir, 'test', 'golden', f))
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' })
   git('init', '-q')
   git('add', '-A')
@@ -91,6 +91,86 @@ test('--update rewrites the expected values it prints, and then every case match
   assert.match(readFileSync(join(dir, 'test', 'golden', 'cases.yaml'), 'utf8'), 'tax: 1405800')
   assert.match(readFileSync(join(dir, 'test', 'golden', 'cases.yaml'), 'utf8'), '# Golden cases for the replay tool')
   assert.is(replay(dir).status, 0)
+})
+
+/** Run `replay --update` in `dir` (outside CI). */
+function update(dir: string) {
+  const env: NodeJS.ProcessEnv = { ...process.env, PROJECT_ROOT: dir }
+  delete env.CI
+  delete env.RULES_DIR
+  delete env.TABLES_DIR
+  const r = spawnSync(process.execPath, [REPLAY, '--update'], { env, encoding: 'utf8' })
+  return { status: r.status, out: r.stdout + r.stderr }
+}
+
+/** The numbers of the lines where two texts differ (same line count assumed), from 1. */
+function changedLines(a: string, b: string): number[] {
+  const [x, y] = [a.split('\n'), b.split('\n')]
+  assert.is(x.length, y.length, 'the same number of lines')
+  return x.flatMap((line, i) => (line === y[i] ? [] : [i + 1]))
+}
+
+test('--update writes only the case whose answer changed: every other byte of the file stays', () => {
+  const dir = scratch(['cases.yaml', 'rule_set.yaml'])
+  const pristine = readFileSync(join(ROOT, 'test', 'fixtures', 'replay', 'cases.yaml'), 'utf8')
+  const file = join(dir, 'test', 'golden', 'cases.yaml')
+  // One case made stale: the $7,500,000 estate's expected tax (line 12) off by a dollar.
+  const stale = pristine.replace('tax: 386400', 'tax: 386401')
+  assert.equal(changedLines(pristine, stale), [12])
+  writeFileSync(file, stale)
+  const r = update(dir)
+  assert.is(r.status, 0, r.out)
+  const written = r.out.split('\n').filter((l) => l.startsWith('wrote '))
+  assert.equal(written, ['wrote test/golden/cases.yaml: A $7,500,000 New York estate stays below it'])
+  assert.match(r.out, 'result.estate_tax.tax: 386401 -> 386400')
+  assert.match(r.out, 'replay --update: 1 case(s) written (1 value(s)) in 1 file(s)')
+  // The stale case is rewritten in place, and nothing else moved: the file is the fixture again.
+  assert.is(readFileSync(file, 'utf8'), pristine)
+  assert.is(readFileSync(join(dir, 'test', 'golden', 'rule_set.yaml'), 'utf8'), readFileSync(join(ROOT, 'test', 'fixtures', 'replay', 'rule_set.yaml'), 'utf8'))
+})
+
+test('--update on a rule-set case rewrites the stale formula values in their own style, and nothing else', () => {
+  const dir = scratch(['rule_set.yaml'])
+  const pristine = readFileSync(join(ROOT, 'test', 'fixtures', 'replay', 'rule_set.yaml'), 'utf8')
+  const file = join(dir, 'test', 'golden', 'rule_set.yaml')
+  // The first case's quoted amount and the second case's flow map, both stale.
+  const stale = pristine.replace('phase_out_base: "4_350_000"', 'phase_out_base: "4_350_001"').replace('tax: 773200 }', 'tax: 773201 }')
+  assert.equal(changedLines(pristine, stale), [9, 16])
+  writeFileSync(file, stale)
+  const r = update(dir)
+  assert.is(r.status, 0, r.out)
+  assert.equal(
+    r.out.split('\n').filter((l) => l.startsWith('wrote ')),
+    ['wrote test/golden/rule_set.yaml: In the phase-out the credit is the tax on the phased-out amount', 'wrote test/golden/rule_set.yaml: Beyond the cliff there is no credit'],
+  )
+  const after = readFileSync(file, 'utf8')
+  // Only the two stale lines changed; the quoted amount stays quoted (as the decimal's text), its comment stays.
+  assert.equal(changedLines(pristine, after), [9])
+  assert.match(after, 'phase_out_base: "4350000"   # written as the YAML files write amounts')
+  assert.is(replay(dir).status, 0)
+})
+
+test('a rule-set case that gives or expects a name its rule set lacks is refused, naming the case', () => {
+  const dir = scratch(['rule_set.yaml'])
+  const file = join(dir, 'test', 'golden', 'rule_set.yaml')
+  writeFileSync(file, readFileSync(file, 'utf8').replace('given: { new_york_taxable_estate: 8000000 }', 'given: { new_york_taxable_estat: 8000000, tax_year: 2026 }').replace('expect: { credit_region', 'expect: { credit_regio'))
+  const r = replay(dir)
+  assert.is(r.status, 1)
+  assert.equal(r.out.trim().split('\n'), [
+    'test/golden/rule_set.yaml: case "Beyond the cliff there is no credit" gives \'new_york_taxable_estat\', which is no formula of estate.state.ny',
+    'test/golden/rule_set.yaml: case "Beyond the cliff there is no credit" gives \'tax_year\', which is no formula of estate.state.ny (it is an input: give it in input)',
+    'test/golden/rule_set.yaml: case "Beyond the cliff there is no credit" expects \'credit_regio\', which is neither an output field nor a formula of estate.state.ny',
+  ])
+})
+
+test('a given value of the wrong type fails its case, naming the formula and the type', () => {
+  const dir = scratch(['rule_set.yaml'])
+  const file = join(dir, 'test', 'golden', 'rule_set.yaml')
+  writeFileSync(file, readFileSync(file, 'utf8').replace('given: { new_york_taxable_estate: 8000000 }', 'given: { new_york_taxable_estate: eight million }'))
+  const r = replay(dir)
+  assert.is(r.status, 1)
+  assert.match(r.out, 'FAIL test/golden/rule_set.yaml: Beyond the cliff there is no credit')
+  assert.match(r.out, `estate.state.ny: the value given to 'new_york_taxable_estate' is \\"eight million\\", not an amount`)
 })
 
 test.run()
