@@ -46,6 +46,8 @@ COPY --from=build /app/dist/engine dist/engine
 COPY --from=build /app/dist/server dist/server
 COPY --from=build /app/dist/service dist/service
 COPY --from=build /app/dist/tools dist/tools
+# The playground's page, script and style are served as written (server/playground.ts reads them here).
+COPY server/playground server/playground
 COPY rules rules
 COPY endpoints endpoints
 COPY tables tables

@@ -5,10 +5,10 @@
  * Per route: authenticate (`x-api-key`), require `application/json`, parse the body (64 KiB at most,
  * or the manifest's `body_limit`), then answer through the engine. Errors become the JSON error body in errors.ts.
  *
- * The same manifests give the public description routes (no key): GET /openapi.json, /docs and
- * /schemas/<operation id>.json; the MCP tools at POST /mcp and many requests at POST /batch (batch.ts),
- * both with a key; and /healthz, /readyz,
- * /version and /metrics for operators. Every request gets an id and a log line (observe.ts).
+ * The same manifests give the public description routes (no key): GET /openapi.json, /docs,
+ * /playground and /schemas/<operation id>.json; the MCP tools at POST /mcp and many requests at
+ * POST /batch (batch.ts), both with a key; and /healthz, /readyz, /version and /metrics for
+ * operators. Every request gets an id and a log line (observe.ts).
  */
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
@@ -17,6 +17,7 @@ import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from
 import { BODY_LIMIT, bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
 import { deeperThan, MAX_DEPTH } from '../service/depth.js'
 import { docsRoutes } from './docs.js'
+import { playgroundRoutes } from './playground.js'
 import { errors } from './errors.js'
 import { HttpError, unauthorized } from '../service/errors.js'
 import { parseKey, type KeyStore } from '../service/keys.js'
@@ -198,6 +199,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
     ctx.body = openapi
   })
   docsRoutes(router)
+  playgroundRoutes(router)
 
   const mcp = new McpTools(catalog, respond)
   router.post('/mcp', named('mcp'), authenticate, requireJson, parserFor(mcpLimit), requireBody, (ctx) => handleMcpHttp(mcp, ctx, (e) => (e ? limitOf(e) : bodyLimit)))
@@ -218,6 +220,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
       service: 'rules-as-code calculation service',
       formula_version: catalog.service.formula_version,
       docs: '/docs',
+      playground: '/playground',
       openapi: '/openapi.json',
       endpoints: catalog.endpoints.flatMap((e) => e.paths).sort(),
     }
