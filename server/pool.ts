@@ -52,7 +52,8 @@ export class EvaluationPool {
    */
   constructor(settings: PoolSettings, threads: number, maxQueue: number = QUEUE_PER_THREAD * Math.max(1, threads)) {
     this.piscina = new Piscina({
-      filename: fileURLToPath(new URL('./evaluation-worker.js', import.meta.url)),
+      // A CommonJS entry that imports the ES module worker (evaluation-entry.cts says why).
+      filename: fileURLToPath(new URL('./evaluation-entry.cjs', import.meta.url)),
       workerData: settings,
       minThreads: threads,
       maxThreads: threads,
