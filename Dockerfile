@@ -12,8 +12,10 @@ RUN apt-get update \
 # Compile the TypeScript and check every rule file: an image is never built with a rule problem.
 FROM toolchain AS build
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
+COPY clients clients
 COPY engine engine
 COPY server server
 COPY service service
@@ -28,6 +30,7 @@ RUN npm run build --silent && node dist/tools/check-rules.js
 # The runtime dependencies alone, built for the same platform.
 FROM toolchain AS deps
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json clients/typescript/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

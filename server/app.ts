@@ -6,15 +6,16 @@
  * or the manifest's `body_limit`), then answer through the engine. Errors become the JSON error body in errors.ts.
  *
  * The same manifests give the public description routes (no key): GET /openapi.json, /docs,
- * /playground and /schemas/<operation id>.json; the MCP tools at POST /mcp (with a key); and
- * /healthz, /readyz, /version and /metrics for operators. Every request gets an id and a log line (observe.ts).
+ * /playground and /schemas/<operation id>.json; the MCP tools at POST /mcp and many requests at
+ * POST /batch (batch.ts), both with a key; and /healthz, /readyz, /version and /metrics for
+ * operators. Every request gets an id and a log line (observe.ts).
  */
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
 import bodyParser from 'koa-bodyparser'
 import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
-import { bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
-import { deeperThan, MAX_DEPTH } from './depth.js'
+import { BODY_LIMIT, bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
+import { deeperThan, MAX_DEPTH } from '../service/depth.js'
 import { docsRoutes } from './docs.js'
 import { playgroundRoutes } from './playground.js'
 import { errors } from './errors.js'
@@ -27,6 +28,8 @@ import { handleMcpHttp } from './mcp-http.js'
 import { FailedAuthLimit } from './auth-limit.js'
 import type { EvaluationPool } from './pool.js'
 import { openApiDocument } from '../service/openapi.js'
+import { batchLimits, type BatchLimits } from '../service/batch.js'
+import { batchHandler } from './batch.js'
 
 export interface AppOptions {
   catalog: Catalog
@@ -50,9 +53,11 @@ export interface AppOptions {
   metrics?: ServiceMetrics
   /** The text GET /metrics serves, where it is not this app's own registry (a cluster's, summed by the primary). */
   metricsText?: () => Promise<string>
+  /** POST /batch's limits where not the service's (service/batch.ts): the tests set small ones. */
+  batch?: Partial<BatchLimits>
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText }: AppOptions): Koa {
+export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText, batch }: AppOptions): Koa {
   // Behind trusted proxies ctx.ip is read from the last `trustProxy` entries of X-Forwarded-For (the
   // ones those proxies appended); a client's own entries before them are ignored.
   const app = new Koa(trustProxy > 0 ? { proxy: true, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: trustProxy } : {})
@@ -63,7 +68,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   // The paths that need a key, answered for a surely bad key before the router, the error handler or
   // anything else runs: a flood of wrong keys costs a SHA-256 and a constant body each. The limiter
   // is asked only about a key that failed, so a key that verifies is never refused by it.
-  const guarded = new Map<string, string>([...catalog.endpoints.flatMap((e) => e.paths.map((p) => [p, e.operation_id] as const)), ['/mcp', 'mcp']])
+  const guarded = new Map<string, string>([...catalog.endpoints.flatMap((e) => e.paths.map((p) => [p, e.operation_id] as const)), ['/mcp', 'mcp'], ['/batch', 'batch']])
   const UNAUTHORIZED = JSON.stringify({ error: { code: 'unauthorized', message: unauthorized().message, details: [] } })
   /** A failed key: counted (when well-formed) and answered 401, or 429 once its address or id is over the budget. */
   const refuse = (ctx: Context, header: string | undefined): HttpError => {
@@ -178,6 +183,8 @@ export function createApp({ catalog, keys, pool, bodyLimit = '64kb', authFailure
   for (const endpoint of catalog.endpoints) {
     for (const path of endpoint.paths) router.post(path, named(endpoint.operation_id), authenticate, requireJson, parserFor(limitOf(endpoint)), requireBody, handler(endpoint))
   }
+  // Many requests in one body of JSON Lines; each line is held to its endpoint's body limit.
+  router.post('/batch', named('batch'), authenticate, batchHandler({ catalog, pool, limits: batchLimits(catalog, batch), lineLimit: (e) => bytes(limitOf(e)) }))
   // Each endpoint's request JSON Schema, as its manifest declares it; public, like a documentation page.
   const schemas = new Map(catalog.endpoints.map((e) => [e.operation_id, { $schema: 'https://json-schema.org/draft/2020-12/schema', title: e.summary, ...e.request }]))
   router.get('/schemas/:operation', (ctx) => {

@@ -5,7 +5,7 @@
  * boundary does not carry classes; pool.ts turns it back into the error the server maps.
  */
 import { workerData } from 'node:worker_threads'
-import { answer, DeadlineError, EvaluationError, InputError, loadCatalog, type Envelope } from '../service/index.js'
+import { answerCounted, DeadlineError, EvaluationError, InputError, loadCatalog } from '../service/index.js'
 import type { PoolRequest, PoolSettings, PoolReply } from './pool.js'
 
 const settings = workerData as PoolSettings
@@ -17,8 +17,7 @@ export default async function evaluate(request: PoolRequest): Promise<PoolReply>
   const endpoint = endpoints.get(request.operation_id)
   if (!endpoint) return { error: { kind: 'evaluation', message: `no endpoint ${request.operation_id} in the pool's catalog` } }
   try {
-    const envelope: Envelope = await answer(catalog, endpoint, request.body, { explain: request.explain })
-    return { envelope }
+    return await answerCounted(catalog, endpoint, request.body, { explain: request.explain })
   } catch (error) {
     if (error instanceof InputError) return { error: { kind: 'input', name: error.name, code: error.code, message: error.message, details: error.details } }
     if (error instanceof EvaluationError) return { error: { kind: 'evaluation', message: error.message } }

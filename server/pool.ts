@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
-import { DeadlineError, EvaluationError, InputError, WorkLimitError, type Envelope, type FieldProblem } from '../service/index.js'
+import { DeadlineError, EvaluationError, InputError, WorkLimitError, type Counted, type Envelope, type FieldProblem } from '../service/index.js'
 import type { InputErrorCode } from '../engine/errors.js'
 import { ServiceUnavailable } from '../service/errors.js'
 
@@ -28,7 +28,7 @@ export interface PoolRequest {
 }
 
 export type PoolReply =
-  | { envelope: Envelope }
+  | { envelope: Envelope; steps: number }
   | {
       error:
         | { kind: 'input'; name: string; code: InputErrorCode; message: string; details: FieldProblem[] }
@@ -52,7 +52,8 @@ export class EvaluationPool {
    */
   constructor(settings: PoolSettings, threads: number, maxQueue: number = QUEUE_PER_THREAD * Math.max(1, threads)) {
     this.piscina = new Piscina({
-      filename: fileURLToPath(new URL('./evaluation-worker.js', import.meta.url)),
+      // A CommonJS entry that imports the ES module worker (evaluation-entry.cts says why).
+      filename: fileURLToPath(new URL('./evaluation-entry.cjs', import.meta.url)),
       workerData: settings,
       minThreads: threads,
       maxThreads: threads,
@@ -62,6 +63,11 @@ export class EvaluationPool {
 
   /** The envelope for one request, answered on a thread; throws the error the main thread would, or ServiceUnavailable when the queue is full. */
   async answer(operationId: string, body: unknown, explain: boolean): Promise<Envelope> {
+    return (await this.answerCounted(operationId, body, explain)).envelope
+  }
+
+  /** The same, with the steps the evaluation took (what a batch's total budget sums). */
+  async answerCounted(operationId: string, body: unknown, explain: boolean): Promise<Counted> {
     let reply: PoolReply
     try {
       reply = await this.piscina.run({ operation_id: operationId, body, explain })
@@ -72,12 +78,17 @@ export class EvaluationPool {
       }
       throw error
     }
-    if ('envelope' in reply) return reply.envelope
+    if ('envelope' in reply) return reply
     const e = reply.error
     if (e.kind === 'evaluation') throw new EvaluationError(e.message)
     if (e.kind === 'deadline') throw new DeadlineError(e.milliseconds)
     if (e.code === 'work_limit_exceeded') throw new WorkLimitError(e.message)
     throw new InputError(e.code, e.message, e.details)
+  }
+
+  /** The threads answering: how many lines of a batch are sent to the pool at once. */
+  get threads(): number {
+    return this.piscina.options.maxThreads
   }
 
   async close(): Promise<void> {

@@ -115,6 +115,14 @@ export function catalogDataAsOf(catalog: Catalog): string {
   return newest
 }
 
+/** The largest request body the service accepts where a manifest sets no larger `body_limit` (a setting, not law). */
+export const BODY_LIMIT = '64kb'
+
+/** The body limit of a request to `endpoint`, in bytes: its manifest's, where larger than the service's. */
+export function endpointBodyLimit(endpoint: { body_limit?: string }, serviceLimit: string = BODY_LIMIT): number {
+  return Math.max(bodyLimitBytes(serviceLimit), endpoint.body_limit ? bodyLimitBytes(endpoint.body_limit) : 0)
+}
+
 /** A body limit as the manifests and the service write it ("512kb"), in bytes. */
 export function bodyLimitBytes(limit: string): number {
   const [, n, unit] = /^(\d+)\s*(kb|mb|b)?$/i.exec(limit.trim()) ?? [undefined, '0', 'b']

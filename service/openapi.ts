@@ -6,6 +6,7 @@
 import type { Catalog, Endpoint } from '../service/index.js'
 import { agentDescription, bodyLimitText, catalogDataAsOf, envelopeSchema, errorSchema, pathOperations, serviceVersion } from './contract.js'
 import { recordedAnswer } from './examples.js'
+import { BATCH_BODY_LIMIT, BATCH_LINES, BATCH_REQUEST_BUDGETS } from './batch.js'
 
 type Schema = Record<string, unknown>
 
@@ -100,10 +101,63 @@ function publicGet(operationId: string, summary: string, schema: Schema, content
   }
 }
 
+/** POST /batch: its lines and answer lines are described as schemas, the body as the text that carries them. */
+function batchOperation(catalog: Catalog) {
+  const steps = (BATCH_REQUEST_BUDGETS * catalog.service.limits.steps).toLocaleString('en-US')
+  const ndjson = (description: string, example: string) => ({ 'application/x-ndjson': { schema: { type: 'string', description }, example } })
+  const example = '{"id": "ny", "path": "/estate/calculate-state-tax", "body": {"state": "NY", "tax_year": 2026, "gross_estate": 7500000}}\n'
+  return {
+    post: {
+      operationId: 'batch',
+      tags: ['batch'],
+      summary: 'Many requests in one body of JSON Lines, answered line for line in the same order.',
+      description:
+        'Each line of the body is a `BatchLine` `{"path", "body", "id"?}`: the path of an endpoint and the body a single request to it would send. ' +
+        'The answer is JSON Lines, one `BatchAnswer` `{"id"?, "status", "body"}` a line in the order of the lines, each written as soon as it and the lines before it are done: ' +
+        'status 200 with the envelope, or the line\'s own error (400, 404 for an unknown path, 413 for a line over its endpoint\'s body limit, 503) with the error body. A line\'s error never stops the others; blank lines are skipped.\n\n' +
+        `Limits: each line has the step budget and body limit of a single request. A batch may have ${BATCH_LINES.toLocaleString('en-US')} lines and ${bodyLimitText(BATCH_BODY_LIMIT)} (more is a 413 before any line runs), ` +
+        `and its lines together may take ${BATCH_REQUEST_BUDGETS} requests' step budgets (${steps} steps): the line that would go past them, and every later line that would run, answers 400 work_limit_exceeded. ` +
+        'The budget is charged in line order, so the same batch always gets the same answer.',
+      requestBody: { required: true, content: ndjson('JSON Lines: a BatchLine a line.', example) },
+      responses: {
+        '200': { description: 'JSON Lines: a BatchAnswer a line, in the order of the lines.', content: ndjson('JSON Lines: a BatchAnswer a line.', '{"id":"ny","status":200,"body":{"result":{},"data_as_of":"2026-01-01","formula_version":"2026.1","citations":[],"tier":"beta"}}\n') },
+        '400': errorResponse('validation_error: the body has no line.', 'validation_error', 'a batch needs at least one line {"path", "body", "id"?}', [{ field: 'body', message: 'has no line' }]),
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '413': errorResponse(`payload_too_large: the body is over ${bodyLimitText(BATCH_BODY_LIMIT)} or has more than ${BATCH_LINES.toLocaleString('en-US')} lines.`, 'payload_too_large', `the batch has 1001 lines, more than the ${BATCH_LINES} one batch may have; send the rest in another batch`, [{ field: 'body', message: `more than ${BATCH_LINES} lines` }]),
+        '415': errorResponse('unsupported_media_type: the body must be application/x-ndjson, uncompressed.', 'unsupported_media_type', 'a batch body must be JSON Lines with Content-Type: application/x-ndjson'),
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+  }
+}
+
+/** One line of a batch body, and one line of its answer. */
+const batchSchemas = {
+  BatchLine: {
+    type: 'object',
+    required: ['path', 'body'],
+    additionalProperties: false,
+    properties: {
+      id: { type: ['string', 'number'], description: "The caller's name for the line, given back on its answer." },
+      path: { type: 'string', description: 'The path of an endpoint, e.g. /estate/calculate-state-tax.' },
+      body: { type: 'object', additionalProperties: true, description: 'The request body, as a single request to the path would send it.' },
+    },
+  },
+  BatchAnswer: {
+    type: 'object',
+    required: ['status', 'body'],
+    properties: {
+      id: { type: ['string', 'number'], description: "The line's id, where it had one." },
+      status: { type: 'integer', description: 'The status a single request would have had: 200, or the error\'s.' },
+      body: { oneOf: [envelopeSchema({ type: 'object', additionalProperties: true }), ref('Error')] },
+    },
+  },
+}
+
 const schemaRoute = publicGet('request_schema', "One endpoint's request JSON Schema, by operation id (`.json` may follow).", { type: 'object' })
 
 export function openApiDocument(catalog: Catalog): Schema {
-  const schemas: Record<string, Schema> = { Error: errorSchema }
+  const schemas: Record<string, Schema> = { Error: errorSchema, ...batchSchemas }
   const paths: Record<string, Schema> = {}
   for (const endpoint of catalog.endpoints) {
     schemas[`${endpoint.operation_id}_request`] = endpoint.request
@@ -115,6 +169,7 @@ export function openApiDocument(catalog: Catalog): Schema {
   }
   const service = { type: 'object', additionalProperties: true }
   Object.assign(paths, {
+    '/batch': batchOperation(catalog),
     '/healthz': publicGet('healthz', 'The process is up.', service),
     '/readyz': publicGet('readyz', 'The rules are loaded and the service answers.', service),
     '/version': publicGet('version', 'Formula version, service version and the data date.', {
@@ -160,6 +215,7 @@ export function openApiDocument(catalog: Catalog): Schema {
       ...Object.entries(catalog.service.suites)
         .filter(([id]) => catalog.endpoints.some((e) => e.suite === id))
         .map(([, suite]) => ({ name: suite.name, description: suite.description })),
+      { name: 'batch', description: 'Many requests of any suite in one body, for scenario sweeps.' },
       { name: 'service', description: 'Health, version and this documentation; no key needed.' },
     ],
     paths,

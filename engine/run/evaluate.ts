@@ -33,6 +33,8 @@ export interface Evaluated {
   data_as_of: string
   notes: string[]
   explanation?: Step[]
+  /** The steps of work the evaluation counted against the request's budget (a batch sums them). */
+  steps: number
   /** The values of the formulas named in `options.formulas`, as computed (or given). */
   formulas?: Record<string, Value>
 }
@@ -64,6 +66,7 @@ export async function evaluate(
     // Never empty: an answer that read no table is dated by the data its rule set is built on.
     data_as_of: collector.asOf || dataDateOf(catalog, rs),
     notes: collector.notes,
+    steps: collector.used,
   }
   if (collector.explanation) {
     const steps = collector.explanation.finish(JSON.stringify(out.result).length, rs.id)

@@ -58,8 +58,9 @@ function operationsOf(doc) {
   const operations = []
   for (const [path, item] of Object.entries(doc.paths)) {
     const op = item.post
-    if (!op) continue
-    const content = op.requestBody?.content?.['application/json'] ?? {}
+    // POST /batch takes JSON Lines of other operations' bodies: it has no form of its own.
+    if (!op || !op.requestBody?.content?.['application/json']) continue
+    const content = op.requestBody.content['application/json']
     operations.push({
       id: op.operationId,
       path,

@@ -66,14 +66,8 @@ test('the rule check reports the warnings and passes', () => {
   assert.match(run.stdout, /no problems, 3 warning\(s\)/)
 })
 
-/**
- * Folders whose long formulas another part of issue 25 is still shortening (branch notes-b): each is
- * removed from here as it lands, and then the list is removed.
- */
-const PENDING = /^rules\/(ada|compliance|credentials|equity|estate_planning|fda|income_tax|retirement_international|social_security|supplier_diversity)\//
-
 test(`no formula in rules/ is over ${FORMULA_LENGTH} characters`, () => {
-  const long = (catalog().warnings ?? []).filter((w) => w.message.startsWith('a formula of ') && !PENDING.test(w.file)).map(formatProblem)
+  const long = (catalog().warnings ?? []).filter((w) => w.message.startsWith('a formula of ')).map(formatProblem)
   assert.equal(long, [])
 })
 

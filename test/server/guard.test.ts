@@ -6,7 +6,7 @@ import { connect } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { EvaluationPool } from '../../server/pool.js'
-import { MAX_DEPTH } from '../../server/depth.js'
+import { MAX_DEPTH } from '../../service/depth.js'
 import { RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 import { catalog, post, startService, startServiceWith, type Service } from '../helpers.js'
 

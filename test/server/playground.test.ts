@@ -76,6 +76,8 @@ if (!existsSync(CHROMIUM)) {
     operations = Object.entries(doc.paths).flatMap(([path, item]) => {
       if (!item.post) return []
       const body = item.post.requestBody.content['application/json']
+      // POST /batch (JSON Lines) has no form: the page lists only operations with a JSON body.
+      if (!body) return []
       const schema = doc.components.schemas[body.schema.$ref.split('/').at(-1)!]!
       return [{ id: item.post.operationId, path, properties: Object.keys(schema.properties ?? {}), example: body.example }]
     })
