@@ -24,6 +24,8 @@ const LIST_OVER = 10
 const LIST_KEPT = 5
 const TEXT_OVER = 600
 const TEXT_KEPT = 400
+/** The cut in words, for the documents that show a recorded answer. */
+export const CUT_RULE = `where a list over ${LIST_OVER} items shows its first ${LIST_KEPT} and a text over ${TEXT_OVER} characters its first ${TEXT_KEPT}`
 
 /** One endpoint's example request and the answer the service gives it, shortened for documents. */
 export interface RecordedExample {

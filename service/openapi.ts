@@ -5,7 +5,7 @@
  */
 import type { Catalog, Endpoint } from '../service/index.js'
 import { agentDescription, bodyLimitText, catalogDataAsOf, envelopeSchema, errorSchema, pathOperations, serviceVersion } from './contract.js'
-import { recordedAnswer } from './examples.js'
+import { CUT_RULE, recordedAnswer } from './examples.js'
 import { BATCH_BODY_LIMIT, BATCH_LINES, BATCH_REQUEST_BUDGETS } from './batch.js'
 
 type Schema = Record<string, unknown>
@@ -81,9 +81,9 @@ function operation(catalog: Catalog, endpoint: Endpoint, operationId: string, pr
  */
 function answered(endpoint: Endpoint) {
   const recorded = recordedAnswer(endpoint)
-  const cut = recorded?.cuts.length ? ` Cut for this example (the service answers them whole): ${recorded.cuts.join('; ')}.` : ''
+  // One sentence for every operation, so that a changed answer changes no description (the typed client's comments).
   return {
-    description: recorded ? `The answer, in the envelope. The example is the service's answer to the example request.${cut}` : 'The answer, in the envelope.',
+    description: recorded ? `The answer, in the envelope. The example is the service's own answer to the example request, ${CUT_RULE}.` : 'The answer, in the envelope.',
     content: { 'application/json': { schema: ref(`${endpoint.operation_id}_response`), ...(recorded ? { example: recorded.answer } : {}) } },
   }
 }

@@ -8971,7 +8971,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9022,7 +9022,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9073,7 +9073,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9117,7 +9117,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9158,7 +9158,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9205,7 +9205,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9244,7 +9244,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9285,7 +9285,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9324,7 +9324,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9363,7 +9363,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9422,7 +9422,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9460,7 +9460,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9498,7 +9498,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9537,7 +9537,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9580,7 +9580,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9624,7 +9624,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9663,7 +9663,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9704,7 +9704,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9745,7 +9745,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9787,7 +9787,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9829,7 +9829,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9875,7 +9875,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9917,7 +9917,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9957,7 +9957,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10001,7 +10001,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10045,7 +10045,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10084,7 +10084,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10123,7 +10123,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10187,7 +10187,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10241,7 +10241,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10289,7 +10289,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10362,7 +10362,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10439,7 +10439,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10479,7 +10479,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10530,7 +10530,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10570,7 +10570,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10619,7 +10619,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10657,7 +10657,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10699,7 +10699,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, in the envelope. */
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
             200: {
                 headers: {
                     [name: string]: unknown;
