@@ -5,7 +5,7 @@
  * YAML sets and over a sweep of thresholds, with the pairs the matcher gets wrong at the match threshold.
  *
  *   node dist/tools/matcher-evaluation.js           print the measurement
- *   node dist/tools/matcher-evaluation.js --write   also replace the marked block of RULES.md
+ *   node dist/tools/matcher-evaluation.js --write   also replace the marked block of docs/decisions/compliance_data.md
  *                                                   (<!-- matcher-evaluation:start --> … end)
  *
  * The pairs are a labelled evaluation fixture (names from the real records of the data sets, each label
@@ -147,7 +147,7 @@ export function evaluateMatcher(root: string = ROOT): Evaluation {
 const row = (m: Measure, mark = '') => `| ${m.threshold}${mark} | ${m.precision} | ${m.recall} | ${m.f1} | ${m.tp} | ${m.fp} | ${m.fn} | ${m.tn} |`
 const pairLine = (p: ScoredPair) => `  - ${p.confidence.toFixed(4)}: "${p.name_a}" / "${p.name_b}"`
 
-/** The block RULES.md holds between the markers (without them), as the tool computes it. */
+/** The block docs/decisions/compliance_data.md holds between the markers (without them), as the tool computes it. */
 export function renderBlock(e: Evaluation): string {
   const lines = [
     `Measured by \`node dist/tools/matcher-evaluation.js\` on the ${e.pairs} labelled pairs of \`${PAIRS_FILE}\``,
@@ -169,15 +169,15 @@ export function renderBlock(e: Evaluation): string {
   return lines.join('\n')
 }
 
-/** RULES.md with the block between the markers replaced; an error if the markers are missing. */
+/** docs/decisions/compliance_data.md with the block between the markers replaced; an error if the markers are missing. */
 export function replaceBlock(rules: string, block: string): string {
   const start = rules.indexOf(BLOCK_START)
   const end = rules.indexOf(BLOCK_END)
-  if (start < 0 || end < start) throw new Error(`RULES.md has no ${BLOCK_START} … ${BLOCK_END} block`)
+  if (start < 0 || end < start) throw new Error(`docs/decisions/compliance_data.md has no ${BLOCK_START} … ${BLOCK_END} block`)
   return `${rules.slice(0, start + BLOCK_START.length)}\n${block}\n${rules.slice(end)}`
 }
 
-/** The block RULES.md holds now, or null without markers. */
+/** The block docs/decisions/compliance_data.md holds now, or null without markers. */
 export function currentBlock(rules: string): string | null {
   const start = rules.indexOf(BLOCK_START)
   const end = rules.indexOf(BLOCK_END)
@@ -190,8 +190,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const block = renderBlock(e)
   console.log(block)
   if (process.argv.includes('--write')) {
-    const file = join(ROOT, 'RULES.md')
+    const file = join(ROOT, 'docs', 'decisions', 'compliance_data.md')
     writeFileSync(file, replaceBlock(readFileSync(file, 'utf8'), block))
-    console.log(`\nRULES.md: the matcher-evaluation block rewritten.`)
+    console.log(`\ndocs/decisions/compliance_data.md: the matcher-evaluation block rewritten.`)
   }
 }

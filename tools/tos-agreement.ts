@@ -7,9 +7,9 @@
  *   node dist/tools/tos-agreement.js            print the table, and each disagreement
  *   node dist/tools/tos-agreement.js --write    also replace the block between
  *                                               <!-- tos-agreement:start --> and <!-- tos-agreement:end -->
- *                                               in RULES.md with the table
+ *                                               in docs/decisions/compliance_data.md with the table
  *
- * test/tos/agreement.test.ts checks that the block in RULES.md is what this computes now.
+ * test/tos/agreement.test.ts checks that the block in docs/decisions/compliance_data.md is what this computes now.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -103,7 +103,7 @@ export function confusionTable(a: Agreement): string {
   return lines.join('\n')
 }
 
-/** The block RULES.md records, between its markers. */
+/** The block docs/decisions/compliance_data.md records, between its markers. */
 export function agreementBlock(a: Agreement): string {
   return [
     START,
@@ -118,7 +118,7 @@ export function agreementBlock(a: Agreement): string {
   ].join('\n')
 }
 
-/** The block as RULES.md holds it now (null when it has none). */
+/** The block as docs/decisions/compliance_data.md holds it now (null when it has none). */
 export function recordedBlock(rules: string): string | null {
   const start = rules.indexOf(START)
   const end = rules.indexOf(END)
@@ -134,12 +134,12 @@ async function main() {
   console.log('')
   for (const c of a.comparisons.filter((x) => x.curated !== x.engine)) console.log(`  ${c.service} ${c.dimension}: curated ${c.curated}, engine ${c.engine}`)
   if (process.argv.includes('--write')) {
-    const path = join(ROOT, 'RULES.md')
+    const path = join(ROOT, 'docs', 'decisions', 'compliance_data.md')
     const rules = readFileSync(path, 'utf8')
     const old = recordedBlock(rules)
-    if (old === null) throw new Error(`RULES.md has no ${START} … ${END} block to replace`)
+    if (old === null) throw new Error(`docs/decisions/compliance_data.md has no ${START} … ${END} block to replace`)
     writeFileSync(path, rules.replace(old, agreementBlock(a)))
-    console.log('RULES.md: agreement block rewritten')
+    console.log('docs/decisions/compliance_data.md: agreement block rewritten')
   }
 }
 

@@ -1,5 +1,5 @@
 // The matcher's measurement: tools/matcher-evaluation.ts run on the labelled pairs gives exactly the
-// block RULES.md records, precision at the match threshold stays at least what RULES.md states, and
+// block docs/decisions/compliance_data.md records, precision at the match threshold stays at least what docs/decisions/compliance_data.md states, and
 // the pairs are real names of the data set, each label with its reason.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,18 +11,18 @@ import { BLOCK_END, BLOCK_START, currentBlock, evaluateMatcher, readPairs, rende
 
 const test = suite('matching/evaluation: the labelled pairs and the thresholds')
 const evaluation = evaluateMatcher()
-const rules = readFileSync(join(ROOT, 'RULES.md'), 'utf8')
+const rules = readFileSync(join(ROOT, 'docs', 'decisions', 'compliance_data.md'), 'utf8')
 
-test('RULES.md holds the block the evaluation computes (run the tool with --write after a change)', () => {
+test('docs/decisions/compliance_data.md holds the block the evaluation computes (run the tool with --write after a change)', () => {
   const recorded = currentBlock(rules)
-  assert.ok(recorded !== null, 'RULES.md has no matcher-evaluation block')
+  assert.ok(recorded !== null, 'docs/decisions/compliance_data.md has no matcher-evaluation block')
   assert.fixture(recorded!, renderBlock(evaluation))
 })
 
-test('precision at the match threshold is at least the figure RULES.md records, recall at the possible threshold too', () => {
-  const section = rules.slice(rules.indexOf('### Entity matching: the labelled pairs and the thresholds (2026.1)'))
+test('precision at the match threshold is at least the figure docs/decisions/compliance_data.md records, recall at the possible threshold too', () => {
+  const section = rules.slice(rules.indexOf('## Entity matching: the labelled pairs and the thresholds (2026.1)'))
   const stated = /falls below the (0\.\d+) recorded here/.exec(section)
-  assert.ok(stated, 'RULES.md states no precision floor')
+  assert.ok(stated, 'docs/decisions/compliance_data.md states no precision floor')
   assert.ok(Number(evaluation.atMatch.precision) >= Number(stated![1]), `precision ${evaluation.atMatch.precision} < ${stated![1]}`)
   assert.ok(Number(evaluation.atMatch.recall) >= 0.95, `recall at the match threshold ${evaluation.atMatch.recall}`)
   assert.ok(Number(evaluation.atPossible.recall) >= Number(evaluation.atMatch.recall))

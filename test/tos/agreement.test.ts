@@ -1,4 +1,4 @@
-// The clause engine's agreement with the curated analyses, as RULES.md records it: the tool runs, and
+// The clause engine's agreement with the curated analyses, as docs/decisions/compliance_data.md records it: the tool runs, and
 // the block between the tos-agreement markers is exactly what it computes now (so it cannot drift).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -23,9 +23,9 @@ test('every curated document is measured on the six dimensions', async () => {
   for (const c of a.comparisons) assert.ok(['allowed', 'conditional', 'prohibited', 'silent'].includes(c.engine), `${c.service} ${c.dimension}: ${c.engine}`)
 })
 
-test('RULES.md records the agreement the tool computes now', async () => {
-  const recorded = recordedBlock(readFileSync(join(ROOT, 'RULES.md'), 'utf8'))
-  assert.ok(recorded, 'RULES.md has the tos-agreement block')
+test('docs/decisions/compliance_data.md records the agreement the tool computes now', async () => {
+  const recorded = recordedBlock(readFileSync(join(ROOT, 'docs', 'decisions', 'compliance_data.md'), 'utf8'))
+  assert.ok(recorded, 'docs/decisions/compliance_data.md has the tos-agreement block')
   assert.fixture(recorded!, agreementBlock(await measure()))
 })
 
