@@ -43,7 +43,7 @@ export interface FieldProblem {
  * The code of a refusal of several faults, from the code of each: theirs when they all share one,
  * else `validation_error`. A fault found alone keeps its own code, and faults of different kinds
  * (an unknown field beside a missing one, a year not covered beside an inconsistent amount) never
- * take the code of whichever was found first. README.md, "Errors", states the rule. @api public
+ * take the code of whichever was found first. docs/errors.md states the rule. @api public
  */
 export function combinedCode(codes: readonly ('validation_error' | 'unsupported_parameter')[]): 'validation_error' | 'unsupported_parameter' {
   return codes.length > 0 && codes.every((c) => c === codes[0]) ? codes[0]! : 'validation_error'

@@ -364,7 +364,7 @@ export const MAX_DETAILS = 20
 /**
  * An error's message and details with at most MAX_DETAILS details; when some were cut, the message
  * ends with how many problems there were ("… (250000 problems; details lists the first 20)").
- * README.md, "Errors", states it. @api public
+ * docs/errors.md states it. @api public
  */
 export function capDetails(message: string, details: FieldProblem[]): { message: string; details: FieldProblem[] } {
   if (details.length <= MAX_DETAILS) return { message, details }

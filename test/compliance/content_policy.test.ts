@@ -1,4 +1,4 @@
-// POST /content-policy/check over HTTP, and the analyst's two edits RULES.md describes, each made in a
+// POST /content-policy/check over HTTP, and the analyst's two edits docs/decisions/compliance_data.md describes, each made in a
 // fixture copy of the rules and tables with no TypeScript: a new accepted phrase (a row of the FTC's
 // declared list) and a new platform (one rule file and one table file, and its row in the list of
 // loaded platforms). Whatever the edit, the engine matches the declared lists; no code knows a platform.

@@ -100,7 +100,7 @@ const anyState = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...STATES.filt
 const stateCase = anyState.chain((state) => estateFor(state).chain((estate) => fc.tuple(fc.constant(estate), grossFor(state, estate))))
 const stateSeries = anyState.chain((state) => estateFor(state).chain((estate) => fc.tuple(fc.constant(estate), fc.uniqueArray(grossFor(state, estate), { minLength: 2, maxLength: 4 }))))
 
-/** New York's credit as RULES.md reads § 952(c)(1), from the New York tables: the tax expected. */
+/** New York's credit as docs/decisions/estate_planning.md reads § 952(c)(1), from the New York tables: the tax expected. */
 function newYorkTax(taxable: number, date: string): { region: string; tax: number } {
   const bea = parameter('estate.state.ny.basic_exclusion_amount', date)
   const fraction = parameter('estate.state.ny.phase_out_fraction', date)

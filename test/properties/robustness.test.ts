@@ -221,7 +221,7 @@ test('wrong methods and unknown paths get the error body', async () => {
       const res = await fetch(service.url + path, { method, headers: json(service.key) })
       const text = await res.text()
       assert.is(res.headers.get('allow'), 'POST', `${method} ${path}`)
-      // OPTIONS answers 200 with the Allow header and no body, as HTTP means it to (README, Errors).
+      // OPTIONS answers 200 with the Allow header and no body, as HTTP means it to (docs/errors.md).
       if (method === 'OPTIONS') assert.ok(res.status === 200 && text === '', `${method} ${path}: ${res.status} ${text}`)
       else assert.is(res.status, 405, `${method} ${path}`)
       if (method !== 'HEAD' && method !== 'OPTIONS') expectWellFormed(endpoint, { status: res.status, type: res.headers.get('content-type') ?? '', text })

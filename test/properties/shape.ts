@@ -18,7 +18,7 @@ export async function send(service: Service, path: string, body: string | Uint8A
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() }
 }
 
-/** The status each error code is documented with (README "Errors"). */
+/** The status each error code is documented with (docs/errors.md). */
 const STATUS_OF: Record<string, number> = {
   validation_error: 400,
   unsupported_parameter: 400,

@@ -1,4 +1,4 @@
-// The error code of a refusal (README.md, "Errors"; issue 17, messages 4): each fault has a code of
+// The error code of a refusal (docs/errors.md; issue 17, messages 4): each fault has a code of
 // its own; a refusal whose faults share one answers with it, and faults of different codes answer
 // validation_error. Whichever stage finds them (the request schema and its years, the rule set's
 // checks), a fault found alone keeps its code and is never hidden by another of the same stage.

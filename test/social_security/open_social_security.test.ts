@@ -1,6 +1,6 @@
 // The filing-strategy optimizer against Open Social Security (MikePiper/open-social-security,
 // src/app/maximize-pv.service.spec.ts): the claiming month each of its tests expects, on the same
-// people, PIAs, discount rates and "today". Differences of model, each explained in RULES.md: OSS
+// people, PIAs, discount rates and "today". Differences of model, each explained in docs/decisions/premium_tax.md: OSS
 // weighs months by other life tables in some tests (SSA 2015, Society of Actuaries NS1/NS2), this
 // service by SSA's 2022 period table; the optimum month agrees in every case below.
 import { suite } from 'uvu'

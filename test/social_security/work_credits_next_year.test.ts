@@ -1,4 +1,4 @@
-// Adding the next year is dated values only (RULES.md "Disability benefit and work credits"): an analyst adds 2027's
+// Adding the next year is dated values only (docs/decisions/retirement_international.md, "Disability benefit and work credits"): an analyst adds 2027's
 // quarter-of-coverage amount and SGA amounts to tables/social_security/disability.yaml, in a fixture copy here, and the
 // endpoints use them with no other change. The 2027 figures below are placeholders for the test, not SSA's.
 import { suite } from 'uvu'

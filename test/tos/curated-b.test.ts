@@ -2,7 +2,7 @@
 // tables/tos/services/<id>.yaml of this list loads with the catalog, holds the six dimensions in
 // order with a valid verdict, quotes each clause verbatim from its document file (after collapsing
 // whitespace), pins its source to a commit, dates its retrieval, and keeps its document under the
-// analyze-text limit (512 KiB). RULES.md "Terms of service: curated analyses, social networks,
+// analyze-text limit (512 KiB). docs/decisions/compliance_data.md "Terms of service: curated analyses, social networks,
 // commerce and media (2026.1)".
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'

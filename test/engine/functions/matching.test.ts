@@ -101,7 +101,7 @@ test('names that are the same letters once spaces are removed are equal; "and Co
   assert.is(score('Juicemafia', 'Juice Mafia, Inc. dba Ecig-Works'), '"1"')
   assert.is(match('Eli Lilly and Company', 'Eli Lilly').normalized_name, 'eli lilly')
   assert.is(match('Fresenius Medical Care AG & Co. KGaA', 'x').normalized_name, 'fresenius medical care')
-  // A known limit (RULES.md): both measures compare sorted words, so word order is invisible to them.
+  // A known limit (docs/decisions/compliance_data.md): both measures compare sorted words, so word order is invisible to them.
   assert.is(score('Smart Smoke, Inc.', 'Smoke Smart LLC'), '"1"')
 })
 
