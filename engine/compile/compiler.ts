@@ -5,6 +5,7 @@
  */
 import { OPERATORS, conditionFacts } from './decisions.js'
 import { isExactText, parseExact } from '../values/decimal.js'
+import { isoDateProblem } from '../values/calendar.js'
 import type { Problem } from '../errors.js'
 import { CompileError, compileExpression, type CompiledExpression, type NameResolver } from './expression.js'
 import type { Rounding } from '../values/round.js'
@@ -91,6 +92,10 @@ export function inputSpec(c: Compiler, raw: Raw, path: PathSegment[]): InputSpec
       c.problems.push(c.source.problem([...path, 'default'], `a true/false default is written bare (true or false), not ${JSON.stringify(d)}`))
     } else if ((spec.type === 'text' || spec.type === 'date') && typeof d !== 'string') {
       c.problems.push(c.source.problem([...path, 'default'], `a ${spec.type} default is text, not ${JSON.stringify(d)}`))
+    } else if (spec.type === 'date' && isoDateProblem(d as string)) {
+      // An input's default is a value, not a formula: "date(2025, 1, 19)" was taken as that text, and
+      // a date of text read every table as last in force, whatever day the default meant.
+      c.problems.push(c.source.problem([...path, 'default'], `a date default is written YYYY-MM-DD: ${isoDateProblem(d as string)!}`))
     } else spec.default = spec.type === 'amount' || spec.type === 'integer' ? parseExact(d as string) : (d as Value)
   }
   return spec

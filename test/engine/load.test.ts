@@ -18,6 +18,10 @@ test('a YAML syntax error is reported where it stands', () => {
   assert.equal(problems('syntax-error', 'rules/demo/flat.yaml')[0], 'rules/demo/flat.yaml:7:1: Flow map in block collection must be sufficiently indented and end with a }')
 })
 
+test('an input\'s date default is a date written YYYY-MM-DD, not a formula', () => {
+  assert.equal(problems('date-default-formula', 'rules/demo/flat.yaml'), ['rules/demo/flat.yaml:8:35: a date default is written YYYY-MM-DD: "date(2026, 1, 1)" is not a date written YYYY-MM-DD'])
+})
+
 test('one slip in a table file\'s YAML is one problem, not one per rule that reads its tables', () => {
   const found = problems('table-syntax-slip', 'tables/demo/flat.yaml')
   assert.is(found.length, 1, found.join('\n'))

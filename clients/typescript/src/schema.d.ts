@@ -1275,7 +1275,7 @@ export interface components {
             /**
              * Format: date
              * @description Date the construction or alteration is designed or permitted (YYYY-MM-DD): the Standards and overlays in force then apply. From 2012-03-15 (the 2010 Standards' compliance date). Default 2026-01-01.
-             * @default date(2026, 1, 1)
+             * @default 2026-01-01
              */
             design_date?: string;
             /** @description Each parking facility (a lot or a garage) on the site; accessible spaces are counted per facility (§ 208.2). */
@@ -5620,7 +5620,7 @@ export interface components {
             /**
              * Format: date
              * @description Date whose fee schedule applies, YYYY-MM-DD. Default 2025-01-19, the effective date of the newest fee rule loaded; earlier dates are not supported.
-             * @default date(2025, 1, 19)
+             * @default 2025-01-19
              */
             fees_as_of?: string;
         };
@@ -5815,7 +5815,7 @@ export interface components {
             /**
              * Format: date
              * @description Date whose fee schedule applies, YYYY-MM-DD. Default 2025-01-19, the newest fee rule loaded.
-             * @default date(2025, 1, 19)
+             * @default 2025-01-19
              */
             fees_as_of?: string;
         };
