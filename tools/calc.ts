@@ -4,6 +4,7 @@
  * same answer line for each line, in the same order. Without --in the lines are read from stdin,
  * without --out the answers go to stdout. On a terminal, stderr shows the lines answered so far.
  */
+import { answerHelp } from './help.js'
 import { createWriteStream, readFileSync } from 'node:fs'
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
@@ -12,6 +13,8 @@ import { answerCounted } from '../service/index.js'
 import { batchLimits, runBatch, splitLines } from '../service/batch.js'
 import { endpointBodyLimit } from '../service/contract.js'
 import { loadCatalogOrExit } from '../service/project/catalog.js'
+
+answerHelp(import.meta.url)
 
 const USAGE = 'usage: npm run calc -- [--in scenarios.jsonl] [--out answers.jsonl]   (one {"path", "body", "id"?} a line; stdin and stdout without them)'
 

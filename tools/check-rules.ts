@@ -5,9 +5,12 @@
  *
  *   node dist/tools/check-rules.js [--rules DIR] [--tables DIR] [--endpoints DIR]
  */
+import { answerHelp } from './help.js'
 import { performance } from 'node:perf_hooks'
 import { formatProblem, loadCatalog, RuleLoadError } from '../service/index.js'
 import { ENDPOINTS_DIR, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
+
+answerHelp(import.meta.url)
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name)

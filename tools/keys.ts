@@ -6,7 +6,10 @@
  *   node dist/tools/keys.js list
  *   node dist/tools/keys.js revoke KEY_ID          (the full key is accepted too; its secret is never printed)
  */
+import { answerHelp } from './help.js'
 import { openKeyStore, type KeyStore } from '../service/keys.js'
+
+answerHelp(import.meta.url)
 
 const USAGE = 'usage: keys issue [--label TEXT] | keys list | keys revoke KEY_ID'
 const [command, ...rest] = process.argv.slice(2)

@@ -11,6 +11,7 @@
  * The pairs are a labelled evaluation fixture (names from the real records of the data sets, each label
  * with its evidence), not data: no answer of the service reads them.
  */
+import { answerHelp } from './help.js'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -21,6 +22,8 @@ import { loadCatalog } from '../service/index.js'
 import { ROOT } from '../service/project/paths.js'
 import type { LookupEntry, ParameterEntry, TableEntry } from '../engine/data/tables.js'
 import type { Runtime, Value } from '../engine/model/types.js'
+
+answerHelp(import.meta.url)
 
 export const PAIRS_FILE = join('test', 'fixtures', 'matching', 'labelled_pairs.csv')
 export const BLOCK_START = '<!-- matcher-evaluation:start -->'

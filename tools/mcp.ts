@@ -6,9 +6,12 @@
  * No API key is asked for: the client runs this process on the caller's own machine, with the
  * caller's own files. The HTTP transport (POST /mcp on the service) requires `x-api-key`.
  */
+import { answerHelp } from './help.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { McpTools } from '../service/mcp.js'
 import { loadCatalogOrExit } from '../service/project/catalog.js'
+
+answerHelp(import.meta.url)
 
 const catalog = loadCatalogOrExit()
 const server = new McpTools(catalog).server()

@@ -10,6 +10,7 @@
  *                                              wrote (refused in CI); nothing else in a file moves
  *   --filter TEXT                              only cases whose file or name contains TEXT
  */
+import { answerHelp } from './help.js'
 import { execSync } from 'node:child_process'
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +19,8 @@ import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../serv
 import { checkCase, checkRuleSetFiles, leaves, readGolden, runCase, stepsOnly, type AnyGoldenFile, type Outcome } from './golden.js'
 import { updateFile } from './golden-update.js'
 import { GOLDEN_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
+
+answerHelp(import.meta.url)
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(name)

@@ -11,12 +11,15 @@
  *
  * test/tos/agreement.test.ts checks that the block in docs/decisions/compliance_data.md is what this computes now.
  */
+import { answerHelp } from './help.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { answer, loadCatalog, type Catalog } from '../service/index.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 import { withOperatorLimits } from '../service/project/catalog.js'
+
+answerHelp(import.meta.url)
 
 interface DimensionVerdict {
   dimension: string

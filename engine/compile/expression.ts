@@ -15,11 +15,10 @@ import { functionNames, libraryFunction } from '../functions/index.js'
 import type { CallContext, FunctionSpec, Lambda } from '../functions/spec.js'
 import { isDate } from '../functions/values.js'
 import { locate } from '../load/locate.js'
-import type { DatasetStore } from '../data/store.js'
-import type { Dated, TableFamily, Bracket, DatasetEntry, LookupEntry, LookupRow, ParameterEntry, Scalar, ScheduleEntry, SeriesEntry, TableEntry } from '../data/tables.js'
+import type { Dated, TableFamily, ParameterEntry, Scalar, TableEntry } from '../data/tables.js'
 import type { Currency } from '../values/money.js'
 import type { PathSegment } from '../load/source.js'
-import type { Compiled, Runtime, Value, TableReadAt, TableValue } from '../model/types.js'
+import type { Compiled, Runtime, Value, TableReadOn, TableValueOf } from '../model/types.js'
 
 // `x => x.amount > 0`: a function as the argument of filter(), sort_by(), argmax()…
 jsep.plugins.register(jsepArrow)
@@ -313,13 +312,7 @@ export class LambdaScope implements Runtime {
     const i = this.names.indexOf(name)
     return i >= 0 ? (this.values[i] ?? null) : this.parent.get(name)
   }
-  read(entry: ParameterEntry, on?: TableReadAt): Scalar
-  read(entry: ScheduleEntry, on?: TableReadAt): Bracket[]
-  read(entry: LookupEntry, on?: TableReadAt): Map<string, LookupRow>
-  read(entry: SeriesEntry, on: { key: string }): Dec
-  read(entry: DatasetEntry): DatasetStore
-  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue
-  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue {
+  read<E extends TableEntry>(entry: E, on?: TableReadOn<E>): TableValueOf<E> {
     return this.parent.read(entry, on)
   }
   slot(depth: number, index: number): Value {

@@ -17,6 +17,25 @@ export interface TableReadAt {
 /** What a table read gives, whatever its kind. */
 export type TableValue = Scalar | Bracket[] | Map<string, LookupRow> | Dec | DatasetStore
 
+/** Where a table of this kind is read: a series at a point, a dated table on a date, a data set whole. */
+export type TableReadOn<E extends TableEntry> = E extends SeriesEntry ? { key: string } : E extends DatasetEntry ? undefined : TableReadAt | undefined
+
+/** What reading a table of this kind gives. */
+export type TableValueOf<E extends TableEntry> = E extends ParameterEntry
+  ? Scalar
+  : E extends ScheduleEntry
+    ? Bracket[]
+    : E extends LookupEntry
+      ? Map<string, LookupRow>
+      : E extends SeriesEntry
+        ? Dec
+        : E extends DatasetEntry
+          ? DatasetStore
+          : TableValue
+
+/** The one read path of every table kind, typed by the kind read. */
+export type TableRead = <E extends TableEntry>(entry: E, on?: TableReadOn<E>) => TableValueOf<E>
+
 /** What a compiled formula may ask of the evaluation it runs in. @api private */
 export interface Runtime {
   get(name: string): Value
@@ -28,12 +47,7 @@ export interface Runtime {
    * The one read path of every table kind: it cites the table and the value read, dates the answer
    * by the table's retrieval, notes a caveat, and records the read in an explanation.
    */
-  read(entry: ParameterEntry, on?: TableReadAt): Scalar
-  read(entry: ScheduleEntry, on?: TableReadAt): Bracket[]
-  read(entry: LookupEntry, on?: TableReadAt): Map<string, LookupRow>
-  read(entry: SeriesEntry, on: { key: string }): Dec
-  read(entry: DatasetEntry): DatasetStore
-  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue
+  read: TableRead
   /** Whether a dated table has a value in force on a date. */
   inForce(entry: TableEntry, date: string): boolean
   /** A table family of the catalog, by its folder id. */

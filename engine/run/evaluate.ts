@@ -21,9 +21,8 @@ import { text } from './notes.js'
 import { earliestCommonDate, fallbackDataDate, reachable } from '../check/reach.js'
 import { round } from '../values/round.js'
 import type { CallNode, Check, EachNode, Node, RuleSet, ScopeDef, SolveNode, Template } from '../model/rule-set.js'
-import type { DatasetStore } from '../data/store.js'
-import { at, type DatasetEntry, type Dated, type LookupEntry, type LookupRow, type ParameterEntry, type Scalar, type ScheduleEntry, type SeriesEntry, type TableEntry, type TableFamily, type Bracket } from '../data/tables.js'
-import type { Runtime, TableReadAt, TableValue, Value } from '../model/types.js'
+import { at, type Dated, type ParameterEntry, type Scalar, type TableEntry, type TableFamily } from '../data/tables.js'
+import type { Runtime, TableReadAt, TableReadOn, TableValue, TableValueOf, Value } from '../model/types.js'
 
 export type { ParameterRead, Step } from './trace.js'
 
@@ -229,14 +228,8 @@ class Scope implements Runtime {
     if (this.parent) return this.parent.get(name)
     throw new EvaluationError(`${this.ev.rs.id}: '${name}' has no value`)
   }
-  read(entry: ParameterEntry, on?: TableReadAt): Scalar
-  read(entry: ScheduleEntry, on?: TableReadAt): Bracket[]
-  read(entry: LookupEntry, on?: TableReadAt): Map<string, LookupRow>
-  read(entry: SeriesEntry, on: { key: string }): Dec
-  read(entry: DatasetEntry): DatasetStore
-  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue
-  read(entry: TableEntry, on?: TableReadAt | { key: string }): TableValue {
-    return this.ev.readTable(entry, on)
+  read<E extends TableEntry>(entry: E, on?: TableReadOn<E>): TableValueOf<E> {
+    return this.ev.readTable(entry, on) as TableValueOf<E>
   }
   inForce(entry: TableEntry, date: string): boolean {
     if (entry.kind === 'series' || entry.kind === 'dataset') return true

@@ -25,6 +25,7 @@
  *
  *     node dist/tools/data/ct-licences.js EXPORT.csv|ROWS.json|ROWS.jsonl OUT.csv --source-url URL --retrieved YYYY-MM-DD [--credentials "Home Health Care,Hospice"]
  */
+import { answerHelp } from '../help.js'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parse } from 'csv-parse/sync'
@@ -168,4 +169,7 @@ function main(argv: string[]): number {
   })
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2))
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  answerHelp(import.meta.url)
+  process.exitCode = main(process.argv.slice(2))
+}

@@ -10,6 +10,7 @@
  *
  *     node dist/tools/data/fda-warning-letters.js LISTING.csv OUT.csv --source-url URL --retrieved YYYY-MM-DD
  */
+import { answerHelp } from '../help.js'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parse } from 'csv-parse/sync'
@@ -66,4 +67,7 @@ function main(argv: string[]): number {
   })
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2))
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  answerHelp(import.meta.url)
+  process.exitCode = main(process.argv.slice(2))
+}

@@ -15,6 +15,7 @@
  *
  *     node dist/tools/data/maryland-mdot-mbe-directory.js viap-eh6m.json firms.csv --source-url URL --retrieved YYYY-MM-DD
  */
+import { answerHelp } from '../help.js'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { cell, ImportError, runImporter, type Provenance } from './importer.js'
@@ -116,4 +117,7 @@ function main(argv: string[]): number {
   })
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2))
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  answerHelp(import.meta.url)
+  process.exitCode = main(process.argv.slice(2))
+}

@@ -25,6 +25,7 @@
  * the full file's CSV. `--captured` is the day CMS answered (the API responses carry no date of their
  * own; for the full file its name's end date); it may be `{file}=DATE,…` per file.
  */
+import { answerHelp } from '../help.js'
 import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -333,4 +334,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main(process.argv.slice(2)).then((code) => (process.exitCode = code))
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  answerHelp(import.meta.url)
+  void main(process.argv.slice(2)).then((code) => (process.exitCode = code))
+}

@@ -12,6 +12,7 @@
  *
  * ARCHIVE is a clone of the versions repository (its work tree or its .git directory).
  */
+import { answerHelp } from '../help.js'
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -148,4 +149,7 @@ export function main(argv: string[]): number {
   return 2
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = main(process.argv.slice(2))
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  answerHelp(import.meta.url)
+  process.exitCode = main(process.argv.slice(2))
+}

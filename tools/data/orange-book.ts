@@ -13,6 +13,7 @@
  * unpacked; products.txt may be absent (the repository's extract has none), and then products.csv
  * is written with its header only.
  */
+import { answerHelp } from '../help.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -148,4 +149,7 @@ function main(argv: string[]): number {
   })
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2))
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  answerHelp(import.meta.url)
+  process.exitCode = main(process.argv.slice(2))
+}
