@@ -13,13 +13,11 @@ import { dirname, join } from 'node:path'
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../service/index.js'
 import { ENDPOINTS_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 import { generatedDocs } from './docs/index.js'
+import { answerHelp } from './help.js'
+
+answerHelp(import.meta.url)
 
 async function main(args: string[]): Promise<void> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(`npm run docs [-- --out DIR]: write docs/api/*.md, docs/api/answers.json and docs/functions.md
-from the endpoint manifests, the service's answers to their examples and the function library.`)
-    return
-  }
   const i = args.indexOf('--out')
   const out = i >= 0 && args[i + 1] ? args[i + 1]! : join(ROOT, 'docs')
   let catalog: Catalog
