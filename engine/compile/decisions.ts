@@ -81,7 +81,8 @@ export class Decision {
   constructor(
     readonly name: string,
     private readonly rules: DecisionRule[],
-    private readonly fallback: string | undefined,
+    /** The outcome when no rule holds (`default:`). */
+    readonly fallback: string | undefined,
   ) {
     this.tests = rules.map((rule) => compileConditions(rule.conditions))
   }
@@ -100,6 +101,11 @@ export class Decision {
     })
     this.engine = engine
     return engine
+  }
+
+  /** Each rule's outcome, in the order written. */
+  get outcomes(): string[] {
+    return this.rules.map((r) => r.outcome)
   }
 
   /** The outcome of the highest-priority matching rule, or the default. */

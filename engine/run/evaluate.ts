@@ -511,7 +511,7 @@ class Evaluation {
     const out: Value[] = []
     const asSlot = node.as ? node.scope.slots.get(node.as) : undefined
     const carrySlots = node.carry.map((c) => node.scope.slots.get(c.name)!)
-    const explained = this.collector.explanation?.recording ? this.collector.explanation.items(this.rs.id, node) : undefined
+    const explained = this.collector.explanation?.recording ? this.collector.explanation.items(this.rs, node) : undefined
     for (let i = 0; i < list.length; i++) {
       const item = list[i]!
       this.collector.tick()

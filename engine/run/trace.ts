@@ -59,6 +59,13 @@ function formulaOf(node: Node): string | undefined {
       return node.over.text === undefined ? undefined : `each of ${node.over.text.trim()}`
     case 'solve':
       return node.next.text === undefined ? undefined : `the fixed point of ${node.name} = ${node.next.text.trim()}`
+    case 'decision': {
+      // Its rules as written: each outcome with its condition, then the default.
+      const outcomes = node.decision.outcomes
+      const rules = node.whens.map((w, i) => `${outcomes[i]} when ${w.text?.trim() ?? '…'}`)
+      if (node.decision.fallback !== undefined) rules.push(`else ${node.decision.fallback}`)
+      return rules.join('; ')
+    }
     default:
       return undefined
   }
@@ -172,7 +179,7 @@ export class Explanation {
    * step for those between, so that a 97 × 97 grid explains in a few hundred steps, not in
    * hundreds of thousands. Call `item(i)` before each item and `end` after the last.
    */
-  items(ruleSet: string, node: Node): { item(i: number): void; end(count: number): void } {
+  items(rs: RuleSet, node: Node): { item(i: number): void; end(count: number): void } {
     const { steps, sizes } = this
     const grow = (bytes: number) => {
       this.bytes += bytes
@@ -197,10 +204,14 @@ export class Explanation {
       },
       end(count) {
         if (summarised === 0) return
+        const formula = formulaOf(node)
+        const line = lineOf(rs.file, node.path)
         const summary: Step = {
-          rule_set: ruleSet,
+          rule_set: rs.id,
           step: node.name,
           label: `${summarised} item(s) between the first and the last, not shown one by one`,
+          ...(formula !== undefined ? { formula } : {}),
+          ...(line !== undefined ? { where: `${rs.file}:${line}` } : {}),
           value: { items: count, summarised },
           parameters: [],
           citations: [],

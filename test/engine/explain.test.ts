@@ -67,6 +67,11 @@ test('an explanation is bounded: 256 KB and 50 times its answer at most, the ste
     assert.ok(bytes <= Math.min(256 * 1024, 50 * JSON.stringify(rest).length) + 1024, `${e.operation_id}: ${bytes} bytes`)
     const last = (steps as Step[]).at(-1)!
     if (last.step === 'left_out') assert.match(last.label!, /further step\(s\) left out/)
+    // Every step says what it computes and where it is written: formulas, lists (and their summaries), decisions.
+    for (const step of steps as Step[]) {
+      if (step.step === 'left_out') continue
+      assert.ok(step.formula && /^rules\/.+\.yaml:\d+$/.test(step.where ?? ''), `${e.operation_id}: ${step.rule_set}.${step.step}`)
+    }
   }
 })
 
