@@ -43,11 +43,13 @@ export interface Step {
   citations: string[]
 }
 
-/** Each rule file read again with positions, once per process, to place the steps of an explanation. */
-const sources = new Map<string, SourceFile | undefined>()
-function lineOf(file: string, path: Node['path']): number | undefined {
-  if (!sources.has(file)) sources.set(file, readYaml(file).source)
-  return sources.get(file)?.problem(path, '').line
+/** Each rule file read again with positions, once per loaded rule set, to place the steps of an explanation. */
+// Kept by the compiled rule set, not its file name: a catalog loaded again after an edit (npm run
+// dev) places its steps in the file as it is now.
+const sources = new WeakMap<RuleSet, SourceFile | undefined>()
+function lineOf(rs: RuleSet, path: Node['path']): number | undefined {
+  if (!sources.has(rs)) sources.set(rs, readYaml(rs.file).source)
+  return sources.get(rs)?.problem(path, '').line
 }
 
 /** What a node computes, as written. */
@@ -134,7 +136,7 @@ export class Explanation {
       return
     }
     const formula = formulaOf(node)
-    const line = lineOf(rs.file, node.path)
+    const line = lineOf(rs, node.path)
     const s: Step = {
       rule_set: rs.id,
       step: node.name,
@@ -205,7 +207,7 @@ export class Explanation {
       end(count) {
         if (summarised === 0) return
         const formula = formulaOf(node)
-        const line = lineOf(rs.file, node.path)
+        const line = lineOf(rs, node.path)
         const summary: Step = {
           rule_set: rs.id,
           step: node.name,

@@ -123,6 +123,12 @@ test('ISSUE_FIRST_KEY=off: an empty key store is told how to issue a key, and no
   assert.not.match(run.stdout, /x-api-key:/)
 })
 
+test('ISSUE_FIRST_KEY takes on or off; anything else stops the start naming it', () => {
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], { env: { ...process.env, ISSUE_FIRST_KEY: 'no', WORKERS: '1' }, encoding: 'utf8', timeout: 30_000 })
+  assert.is(run.status, 1)
+  assert.match(run.stderr, /ISSUE_FIRST_KEY must be on or off, got no/)
+})
+
 test('the autoscaler scales the deployment', () => {
   const all = manifests()
   const deployment = all.find((m) => m.kind === 'Deployment') as { metadata: { name: string } }
