@@ -45,7 +45,7 @@ test('the loaded catalog refuses 2026-Q3 and names the loaded quarters', async (
     assert.is(r.status, 400, r.text)
     assert.is(r.json.error.code, 'unsupported_parameter')
     assert.match(r.text, /oas_quarter/)
-    assert.match(r.text, /2024-Q2 to 2026-Q2/)
+    assert.match(r.text, /2022-Q1 to 2026-Q2/)
   } finally {
     await service.close()
   }
@@ -69,7 +69,7 @@ test('an OAS quarter added by an analyst as a point is used, with the residence 
     assert.is(gis.status, 400, gis.text)
     assert.is(gis.json.error.code, 'unsupported_parameter')
     assert.match(gis.text, /GIS amounts/)
-    assert.match(gis.text, /2024-Q2 to 2026-Q2/)
+    assert.match(gis.text, /2022-Q1 to 2026-Q2/)
   } finally {
     await service.close()
   }

@@ -103,11 +103,11 @@ export interface paths {
          * Canada Pension Plan contributions and retirement pension, Old Age Security pension and its recovery tax, Guaranteed Income Supplement
          * @description Canada Pension Plan contributions and retirement pension, Old Age Security pension and its recovery tax, Guaranteed Income Supplement.
          *
-         *     In Canadian dollars: the year's CPP contributions for an employee or a self-employed person (5.95 % each of employee and employer between the $3,500 basic exemption and the YMPE, $74,600 in 2026, and the second additional contribution of 4 % each up to the YAMPE, $85,000); the CPP retirement pension from a share of the maximum at 65 (or the caller's own estimate), reduced 0.6 % a month before 65 and increased 0.7 % a month after, to 70; the OAS pension for a payment quarter, in 40ths of the years of residence after 18, increased 0.6 % a month of deferral (at most 60 months) and 10 % from 75; the OAS recovery tax, 15 % of net world income over the income year's threshold; and, when gis_income is sent, the Guaranteed Income Supplement for the quarter for a single pensioner or a couple (spouse receiving the OAS pension, the Allowance, or neither), after the earnings exemption.
+         *     In Canadian dollars: the year's CPP contributions (2022 to 2026) for an employee or a self-employed person (5.95 % each of employee and employer, 5.70 % in 2022, between the $3,500 basic exemption and the YMPE, $74,600 in 2026, and from 2024 the second additional contribution of 4 % each up to the YAMPE, $85,000 in 2026); the CPP retirement pension from a share of the maximum at 65 (or the caller's own estimate), reduced 0.6 % a month before 65 and increased 0.7 % a month after, to 70; the OAS pension for a payment quarter, in 40ths of the years of residence after 18, increased 0.6 % a month of deferral (at most 60 months) and 10 % from 75; the OAS recovery tax, 15 % of net world income over the income year's threshold; and, when gis_income is sent, the Guaranteed Income Supplement for the quarter for a single pensioner or a couple (spouse receiving the OAS pension, the Allowance, or neither), after the earnings exemption.
          *
-         *     Years covered (contribution_year): 2026; any other year is refused.
+         *     Years covered (contribution_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Contribution years other than 2026 and OAS and GIS quarters other than those loaded (April 2024 to June 2026); recovery thresholds are loaded for income years 2022 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
+         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to June 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Canadian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -1881,11 +1881,11 @@ export interface components {
         };
         estimate_canadian_retirement_benefit_request: {
             /**
-             * @description Calendar year of the CPP contributions and of the CPP maximum at 65. 2026 is supported. Default: 2026.
+             * @description Calendar year of the CPP contributions and of the CPP maximum at 65. 2022 to 2026 are supported (no CPP2 before 2024). Default: 2026.
              * @default 2026
              * @enum {integer}
              */
-            contribution_year?: 2026;
+            contribution_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Pensionable employment or self-employment earnings for the year, in Canadian dollars. Default: 0.
              * @default 0
@@ -1911,7 +1911,7 @@ export interface components {
              */
             cpp_start_extra_months?: number;
             /**
-             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2024-Q2 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
+             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
              * @default 2026-Q1
              */
             oas_quarter?: string;
@@ -1935,7 +1935,7 @@ export interface components {
             /** @description Net world income for income_year, in Canadian dollars, including the OAS pension; when sent, the recovery tax is computed. */
             net_world_income?: number;
             /**
-             * @description Income year of net_world_income (2022 to 2026 loaded). Default: 2026.
+             * @description Income year of net_world_income (2018 to 2026 loaded). Default: 2026.
              * @default 2026
              */
             income_year?: number;
@@ -2019,7 +2019,7 @@ export interface components {
                 deferral_months: number;
                 /** @description 0.6 % per month of deferral (s. 7.1). */
                 deferral_increase: number;
-                /** @description 0.10 from age 75, else 0. */
+                /** @description 0.10 from age 75 for quarters from July 2022, else 0. */
                 age_increase: number;
                 /** @description Monthly pension. */
                 monthly: number;
