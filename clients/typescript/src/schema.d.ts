@@ -945,7 +945,7 @@ export interface paths {
          *
          *     For one financial year (1 July to 30 June, written "2025-26"): the superannuation guarantee on the ordinary time earnings of each quarter, up to the maximum contribution base a quarter (SGAA 1992 s 15, s 19); the concessional cap with unused cap of the five previous years carried forward when the total super balance on the prior 30 June is under $500,000 (ITAA 1997 s 291-20); the non-concessional cap and the bring-forward by total super balance (s 292-85); Division 293 tax; the government co-contribution; the low income super tax offset; and excess contributions with what happens to them. Amounts in Australian dollars.
          *
-         *     It will not answer: Financial years other than those loaded (2024-25 and 2025-26): 400 unsupported_parameter lists them; A bring-forward period already running from an earlier year, age limits (co-contribution under 71, bring-forward under 75), defined benefit interests, the transfer balance cap on pensions, spouse contributions and their offset, and the first home super saver scheme.
+         *     It will not answer: Financial years other than those loaded (2017-18 to 2025-26): 400 unsupported_parameter lists them. Before 2022-23 the $450 monthly wage threshold of the superannuation guarantee is not applied (quarters are sent, not months); a note says so; A bring-forward period already running from an earlier year, age limits (co-contribution under 71, bring-forward under 75), defined benefit interests, the transfer balance cap on pensions, spouse contributions and their offset, and the first home super saver scheme.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Australian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7919,7 +7919,7 @@ export interface components {
         };
         calculate_super_contributions_request: {
             /**
-             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2024-25 and 2025-26.
+             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2017-18 to 2025-26.
              * @default '2025-26'
              */
             financial_year: string;
@@ -7940,7 +7940,7 @@ export interface components {
              * @default 0
              */
             total_super_balance?: number;
-            /** @description Unused concessional cap of each of up to five previous years (from 2018-19), in Australian dollars, as the ATO shows it. Default none. */
+            /** @description Unused concessional cap of each of up to five previous years (from 2018-19: one in 2019-20, none in 2017-18 and 2018-19), in Australian dollars, as the ATO shows it. Default none. */
             unused_concessional_cap?: number[];
             /**
              * @description The person's income for the year in Australian dollars: total income for the co-contribution, adjusted taxable income for LISTO, income for surcharge purposes less reportable super contributions for Division 293. Default 0.
