@@ -29,8 +29,8 @@ function catalogWith2027() {
       return edited
     },
     'endpoints/pension_lump_sum.yaml': (m) => {
-      assert.ok(m.includes('supported: [2025, 2026]'))
-      return m.replace('supported: [2025, 2026]', 'supported: [2025, 2026, 2027]')
+      assert.ok(m.includes('supported: [2023, 2024, 2025, 2026]'))
+      return m.replace('supported: [2023, 2024, 2025, 2026]', 'supported: [2023, 2024, 2025, 2026, 2027]')
     },
   })
 }

@@ -669,9 +669,9 @@ export interface paths {
          *
          *     For a defined-benefit offer (a monthly annuity, single life or joint and 50% survivor, starting at a whole age, with a COLA if any, against a lump sum): the minimum lump sum under 26 U.S.C. § 417(e)(3) at the segment rates of the lookback month and the applicable mortality table (IRS Notice 2025-40 for 2026); the interest rate at which the annuity's expected present value equals the lump sum; the expected present value at the caller's discount rate; how many months of payments add up to the lump sum and the age then (undiscounted); and the PBGC maximum monthly guarantee for a single-employer plan terminating in the year given, at the age at benefit start and for the form (ERISA § 4022(b)(3); 29 CFR 4022.22-.23), with a note when the annuity exceeds it.
          *
-         *     Years covered (termination_year): 2025, 2026; any other year is refused.
+         *     Years covered (termination_year): 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Lookback months other than those loaded (August 2025 to April 2026), annuity starting years other than 2026 (the 2026 mortality table), and deferred annuities (the annuity starts at the age given, on the valuation date); Termination years other than 2025 and 2026, and benefit start ages below 45 or above 65 (400 unsupported_parameter); Survivor percentages other than 50%, period-certain forms, and, for the PBGC maximum, spouses of different ages (the 0.9 factor is PBGC's same-age one), multiemployer plans, the phase-in of recent benefit increases and the other guarantee limits (29 CFR 4022.24-.25); A plan's own actuarial equivalence (a plan may pay more than the § 417(e)(3) minimum) and the tax on the distribution.
+         *     It will not answer: Lookback months other than those loaded (August 2025 to April 2026), annuity starting years other than 2026 (the 2026 mortality table), and deferred annuities (the annuity starts at the age given, on the valuation date); Termination years other than 2023 to 2026, and benefit start ages below 45, 66 to 74, above 75, and 75 before 2025 (400 unsupported_parameter): PBGC's rows above 65 other than 75 were not in the sources reached; Survivor percentages other than 50%, period-certain forms, and, for the PBGC maximum, spouses of different ages (the 0.9 factor is PBGC's same-age one), multiemployer plans, the phase-in of recent benefit increases and the other guarantee limits (29 CFR 4022.24-.25); A plan's own actuarial equivalence (a plan may pay more than the § 417(e)(3) minimum) and the tax on the distribution.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -6093,12 +6093,12 @@ export interface components {
         };
         compare_pension_lump_sum_request: {
             /**
-             * @description Calendar year the plan terminates (or the employer entered bankruptcy), which picks PBGC's maximum guarantee table. 2025 and 2026 are supported. Default: 2026.
+             * @description Calendar year the plan terminates (or the employer entered bankruptcy), which picks PBGC's maximum guarantee table. 2023 to 2026 are supported. Default: 2026.
              * @default 2026
              * @enum {integer}
              */
-            termination_year?: 2025 | 2026;
-            /** @description The participant's whole age when the annuity starts, in years; PBGC's age adjustment is loaded for ages 45 to 65. */
+            termination_year?: 2023 | 2024 | 2025 | 2026;
+            /** @description The participant's whole age when the annuity starts, in years; PBGC's age adjustment is loaded for ages 45 to 65, and 75 for termination years from 2025. */
             age_at_benefit_start: number;
             /**
              * @description The annuity offered: single_life (straight life annuity) or joint_and_50_survivor (50% to a surviving spouse of the same age). Default: single_life.
