@@ -69,7 +69,7 @@ export const SEARCH_COMMON_SHARE = 0.002
 export const SEARCH_COMMON_FLOOR = 1000
 /** A word held by more than this share of the rows does not rank them (a setting, not law). */
 export const SEARCH_RANKING_SHARE = 0.05
-/** A word the index does not hold, this long or longer, is looked for by its first letters (a typo at its end). */
+/** A word the index does not hold is looked for as the beginning of one, or by this many first letters (a typo after them). */
 export const SEARCH_PREFIX_LETTERS = 4
 
 /** Where the store is built when the loader is given no folder: shared by every process of the machine. */
@@ -104,7 +104,7 @@ function typed(columns: Record<string, ColumnType>, raw: Record<string, string |
 /** The cache file's name: a hash of every descriptor and data file, so any change makes a new one. */
 function fingerprint(files: DatasetFile[]): string {
   const hash = createHash('sha256')
-  hash.update('datasets/2\n')
+  hash.update('datasets/3\n')
   for (const f of files) {
     hash.update(`${f.id}\n${JSON.stringify(f.descriptor)}\n`)
     hash.update(readFileSync(f.path))
@@ -147,6 +147,13 @@ function build(target: string, files: DatasetFile[], problems: Problem[]): boole
           if (words) words.run(row.line, d.search!.map((c) => row.cells[c] ?? '').join(' '))
         }
       })()
+      if (d.search) {
+        // How many rows hold each word, counted once here (fts5vocab reads the whole index).
+        db.exec(`CREATE VIRTUAL TABLE temp.${table}_vocab USING fts5vocab(main, ${table}_search, row)`)
+        db.exec(`CREATE TABLE ${table}_words (term TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID`)
+        db.exec(`INSERT INTO ${table}_words SELECT term, doc FROM temp.${table}_vocab`)
+        db.exec(`DROP TABLE temp.${table}_vocab`)
+      }
     })
     db.close()
     renameSync(temporary, target)
@@ -187,31 +194,35 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   const searched = d.search
     ? db.prepare(`SELECT t.* FROM ${table}_search s JOIN ${table} t ON t.line = s.rowid WHERE ${table}_search MATCH ? ORDER BY s.rank, t.line LIMIT ?`)
     : undefined
-  // How many rows hold a word, and words beginning with some letters (fts5vocab over the index, in
-  // the connection's own temporary schema: the store itself stays read-only).
-  let frequency: { word: Database.Statement; prefix: Database.Statement } | undefined
-  const frequencies = () => {
-    if (!frequency) {
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_vocab USING fts5vocab(main, ${table}_search, row)`)
-      frequency = {
-        word: db.prepare(`SELECT doc FROM temp.${table}_vocab WHERE term = ?`).pluck(),
-        prefix: db.prepare(`SELECT coalesce(sum(doc), 0) FROM temp.${table}_vocab WHERE term >= ? AND term < ?`).pluck(),
+  // How many rows hold a word, and words beginning with some letters: the words table written with
+  // the index (reading fts5vocab at query time would read a common word's whole posting list).
+  const frequency = d.search
+    ? {
+        word: db.prepare(`SELECT rows FROM ${table}_words WHERE term = ?`).pluck(),
+        prefix: db.prepare(`SELECT coalesce(sum(rows), 0) FROM ${table}_words WHERE term >= ? AND term < ?`).pluck(),
       }
-    }
-    return frequency
+    : undefined
+  const prefixed = (start: string): number => {
+    const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1)
+    return frequency!.prefix.get(start, end) as number
   }
-  /** The query of a text: its rarer words (a missing one by its first letters), any of them. */
+  /** The query of a text: its rarer words (a word the index lacks as the beginning of one), any of them. */
   const plan = (text: string): string | undefined => {
-    const f = frequencies()
     const terms: { term: string; rows: number }[] = []
     for (const w of searchWords(text)) {
-      const rows = f.word.get(w) as number | undefined
-      if (rows !== undefined) terms.push({ term: `"${w}"`, rows })
-      else if (w.length >= SEARCH_PREFIX_LETTERS + 1) {
+      const rows = frequency!.word.get(w) as number | undefined
+      if (rows !== undefined) {
+        terms.push({ term: `"${w}"`, rows })
+        continue
+      }
+      if (w.length < SEARCH_PREFIX_LETTERS) continue
+      // A word typed short ("labora"), else one mistyped after its first letters ("laboratorys").
+      const whole = prefixed(w)
+      if (whole > 0) terms.push({ term: `"${w}"*`, rows: whole })
+      else if (w.length > SEARCH_PREFIX_LETTERS) {
         const start = w.slice(0, SEARCH_PREFIX_LETTERS)
-        const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1)
-        const prefixed = f.prefix.get(start, end) as number
-        if (prefixed > 0) terms.push({ term: `"${start}"*`, rows: prefixed })
+        const rows = prefixed(start)
+        if (rows > 0) terms.push({ term: `"${start}"*`, rows })
       }
     }
     if (terms.length === 0) return undefined
