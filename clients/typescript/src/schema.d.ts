@@ -813,7 +813,7 @@ export interface paths {
          *
          *     Caps each year's covered earnings at that year's contribution and benefit base, indexes them to the national average wage index of the year the worker attains 60 (later years at face value), averages the highest 35 years (fewer for those born before 1929) into the AIME rounded down to the dollar, applies 90 %, 32 % and 15 % between the eligibility year's bend points (PIA rounded down to the dime, 42 U.S.C. § 415(a)), adds the cost-of-living increases to the calculation year (each rounded down to the dime), and gives the monthly benefit at the claiming age (early reduction or delayed credits, rounded down to the dollar), with the spouse's and widow(er)'s benefits on a spouse's PIA.
          *
-         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations.
+         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -839,7 +839,7 @@ export interface paths {
          *
          *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living under SSA's 2022 period life table and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons.
          *
-         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Divorced spouses, children's and parents' benefits, the family maximum, disability benefits, voluntary suspension and retroactive filing; A survivor choosing to take a reduced widow(er)'s benefit before survivor full retirement age: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
+         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Divorced spouses, children's and parents' benefits, the family maximum, disability benefits, voluntary suspension, and retroactive filing of the spouse's benefit (a retroactive claim of the worker's own benefit at or after full retirement age is searched); A survivor choosing to take a reduced widow(er)'s benefit before survivor full retirement age: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -865,7 +865,7 @@ export interface paths {
          *
          *     Computes the disabled worker's primary insurance amount as though the worker attained 62 in the first month of the five-month waiting period (42 U.S.C. § 423(a)(2)): earnings capped and indexed to the wage index two years before, computation years equal to the elapsed years less one dropout year for each five (at most 5, at least 2 computation years, § 415(b)(2)(A)), computation base years before the year of entitlement and outside earlier periods of disability (the freeze, § 416(i)), the AIME, the bend points and the PIA rounded down to the dime, and the COLAs to the calculation year. Adds the disability family maximum (the smaller of 85 % of the AIME and 150 % of the PIA, never below the PIA, § 403(a)(6)), the benefits of family members (half the PIA each, within the maximum), the workers' compensation / public disability benefit offset (benefits and the offsetting benefit limited to the higher of 80 % of average current earnings and the family's benefits, § 424a), and the year's substantial gainful activity limit as a check on reported monthly earnings.
          *
-         *     It will not answer: Insured status (use POST /ssdi/check-work-credits), the disability determination itself, the trial work period and the extended period of eligibility; Childcare dropout years, recomputations for earnings after the onset year, re-entitlement within 60 months (same waiting period and eligibility year), the ALS waiver of the waiting period, disabled widow(er)'s and adult child's benefits; Reductions of family members' benefits for age (a spouse under full retirement age with no child in care), the pre-1979 average monthly wage measure of average current earnings (send average_current_earnings), offset under state reverse-offset plans, and triennial redeterminations; Onsets before 1980-01-02 (entitlement before July 1980, before the one-for-five dropout rule) and onsets on or after full retirement age.
+         *     It will not answer: Insured status (use POST /ssdi/check-work-credits), the disability determination itself, the self-employed's 80-hour test of a trial work month, and the benefits paid in the extended period of eligibility (only its first month is given); Childcare dropout years, recomputations for earnings after the onset year, re-entitlement within 60 months (same waiting period and eligibility year), the ALS waiver of the waiting period, disabled widow(er)'s and adult child's benefits; Reductions of family members' benefits for age (a spouse under full retirement age with no child in care), the pre-1979 average monthly wage measure of average current earnings (send average_current_earnings), offset under state reverse-offset plans, and triennial redeterminations; Onsets before 1980-01-02 (entitlement before July 1980, before the one-for-five dropout rule) and onsets on or after full retirement age.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -6953,7 +6953,7 @@ export interface components {
             /** @description The year the amounts are stated in (nothing reads the clock): COLAs are applied through December of the year before. Supported: 1979 to 2026 (the last year whose wage index two years before is published). */
             calculation_year: number;
             /**
-             * @description The earnings record: one item per year with covered earnings (years with none may be left out), at most 150 (1951 to 2100). Give this or `aime`, not both.
+             * @description The earnings record: one item per year with covered earnings (years with none may be left out), at most 150 (1951 to 2100). Give this, `aime` or `pia`, one of them.
              * @default []
              */
             earnings?: {
@@ -6962,9 +6962,11 @@ export interface components {
                 /** @description Covered (Social Security) earnings of the year in dollars, before the cap at that year's contribution and benefit base. */
                 amount: number;
             }[];
-            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. */
+            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. An AIME with cents is refused: the law rounds it down to the dollar (42 U.S.C. § 415(b)(1)). */
             aime?: number;
-            /** @description Age in months at which the retirement benefit starts (744 = 62 years 0 months, 840 = 70). Default: full retirement age. */
+            /** @description The primary insurance amount in the calculation year, dollars a month, when already known (the SSA statement gives it), instead of `earnings` or `aime` (one of the three). The AIME, bend points and family maximum are then not given. */
+            pia?: number;
+            /** @description Age in months at which the retirement benefit starts (744 = 62 years 0 months, 840 = 70). 744 is accepted only for a worker born on the 2nd of a month, the one who is 62 throughout the month 62 is attained (20 CFR 404.102, 404.311(a)(2)); for anyone else it is refused, naming the first payable month (745). Default: full retirement age. */
             claim_age_months?: number;
             /**
              * @description The spouse's own monthly retirement benefit, dollars before rounding to the dollar, where the spouse claimed before full retirement age (reduced for age): the widow(er)'s benefit is then limited to the larger of it and 82.5 % of spouse_pia (RIB-LIM, 42 U.S.C. § 402(e)(2)(D); POMS RS 00615.320). Default 0: the spouse did not claim early.
@@ -7032,14 +7034,49 @@ export interface components {
             months_delayed?: number;
             /** @description Benefit as a share of the PIA. */
             retirement_factor?: number;
-            /** @description Monthly benefit rounded down to the dime. */
+            /** @description Monthly benefit with every delayed credit, the PIA times the factor before any rounding. */
             retirement_benefit_unrounded?: number;
-            /** @description Monthly benefit paid, rounded down to the dollar (§ 415(g)). */
+            /** @description Monthly benefit with every delayed credit, rounded down to the dime (42 U.S.C. § 415(g)), as SSA states it. */
+            retirement_benefit_dime?: number;
+            /** @description Monthly benefit paid with every delayed credit, rounded down to the dollar (§ 415(g)): from the start for a claim at or before full retirement age or at 70, otherwise from `credits_added_from`. */
             retirement_benefit?: number;
+            /** @description The month the retirement benefit starts (YYYY-MM), the month the claiming age is attained. */
+            entitlement_month?: string;
+            /** @description Delayed retirement credits earned in the year the benefit starts (January or full retirement age to the month before), added only later (20 CFR 404.313; POMS RS 00615.690); 0 for a claim at 70 or without credits. */
+            credits_in_year_of_entitlement?: number;
+            /** @description The month (YYYY-MM) those credits are added: January after the year of entitlement, or the month 70 is attained if that is in the same year; null when none wait. */
+            credits_added_from?: string | null;
+            /** @description Monthly benefit paid from the entitlement month until `credits_added_from`, rounded down to the dime (the same as retirement_benefit_dime when no credit waits). */
+            retirement_benefit_before_credits_added_dime?: number;
+            /** @description Monthly benefit paid from the entitlement month until `credits_added_from`, rounded down to the dollar. */
+            retirement_benefit_before_credits_added?: number;
+            /** @description Monthly spouse's benefit before its rounding to the dime (half the spouse's PIA, itself to the dime, less the worker's own, times the factor for age). */
+            spousal_benefit_unrounded?: number;
+            /** @description Monthly spouse's benefit rounded down to the dime (§ 415(g)). */
+            spousal_benefit_dime?: number;
             /** @description Monthly spouse's benefit on the spouse's PIA over the worker's own, rounded down to the dollar (0 without spouse_pia). */
             spousal_benefit?: number;
-            /** @description Monthly widow(er)'s benefit on the spouse's PIA at survivor full retirement age (0 without spouse_pia). */
+            /** @description Monthly widow(er)'s benefit before its rounding to the dime (the RIB-LIM limit where it applies, itself to the dime). */
+            survivor_benefit_unrounded?: number;
+            /** @description Monthly widow(er)'s benefit rounded down to the dime. */
+            survivor_benefit_dime?: number;
+            /** @description Monthly widow(er)'s benefit on the spouse's PIA at survivor full retirement age, rounded down to the dollar (0 without spouse_pia). */
             survivor_benefit?: number;
+            /** @description Present when the benefit is payable in or before the calculation year and the record holds earnings of the calculation year: those earnings are not in the PIA paid that year (a year of entitlement or later is no computation base year of it, 42 U.S.C. § 415(b)(2)(B)(ii)) and enter by the recomputation effective the next January (§ 415(f)(2)); amounts in the calculation year's dollars. */
+            recomputation?: {
+                /** @description The year whose earnings the recomputation adds (the calculation year). */
+                year_added?: number;
+                /** @description The month the recomputed PIA is paid from (YYYY-MM), January after. */
+                effective_month?: string;
+                /** @description The AIME with that year's earnings, whole dollars. */
+                aime?: number;
+                /** @description The recomputed PIA, rounded down to the dime. */
+                pia?: number;
+                /** @description The monthly benefit on the recomputed PIA, the same reduction or credits, rounded down to the dollar. */
+                retirement_benefit?: number;
+                /** @description The spouse's benefit on the recomputed figures, rounded down to the dollar. */
+                spousal_benefit?: number;
+            };
             /** @description The RIB-LIM limit on the widow(er)'s benefit: the larger of the spouse's reduced benefit and 82.5 % of the spouse's PIA, rounded down to the dime (null without spouse_benefit). */
             rib_lim?: number | null;
             /** @description Present when expected_earnings is given: the retirement earnings test (42 U.S.C. § 403(b), (f); 20 CFR 404.415, 404.430). */
@@ -7124,7 +7161,7 @@ export interface components {
         optimize_ss_filing_strategy_request: {
             /**
              * Format: date
-             * @description The date the present values are taken at (nothing reads the clock); no claim starts before its month.
+             * @description The date the present values are taken at (nothing reads the clock), taken as the month of filing: no claim starts before its month, except that one at or past full retirement age may start up to six months before it, not before full retirement age (a retroactive application, 42 U.S.C. § 402(j)(1), (4); 20 CFR 404.621; SSA Handbook § 1513), the months before paid in one sum in the calculation month.
              */
             calculation_date: string;
             /** @description Real (after inflation) yearly discount rate, a fraction from -0.05 to 0.20. Default: 0.02 (tables/social_security/filing_strategy.yaml). */
@@ -7152,7 +7189,7 @@ export interface components {
                  * @enum {string}
                  */
                 sex: "male" | "female";
-                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70. The search then keeps it. */
+                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it. */
                 claimed_age_months?: number;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
@@ -7216,6 +7253,10 @@ export interface components {
                 person_first_year?: unknown[];
                 /** @description The same for the spouse; empty for a single person. */
                 spouse_first_year?: unknown[];
+                /** @description Months before the calculation month the best claim of the person starts in by a retroactive application (0 to 6; 0 for an age already taken), paid in one sum. */
+                person_retroactive_months?: number;
+                /** @description The same for the spouse (null for one person). */
+                spouse_retroactive_months?: number | null;
                 /** @description Months of the person's benefit the earnings test withholds before full retirement age (0 without expected_earnings). */
                 person_months_withheld?: number;
                 /** @description The same for the spouse; null for a single person. */
@@ -7306,7 +7347,7 @@ export interface components {
             /** @description The year the amounts are stated in (nothing reads the clock): COLAs through December of the year before; from the year the waiting period starts (and 1981) to 2026, the last year whose wage index two years before is published. */
             calculation_year: number;
             /**
-             * @description The earnings record: one item per year with covered earnings, 1951 to the year of onset (years with none may be left out). Give this or `aime`, not both.
+             * @description The earnings record: one item per year with covered earnings, 1951 to the year of onset (years with none may be left out). Give this, `aime` or `pia`, one of them.
              * @default []
              */
             earnings?: {
@@ -7315,8 +7356,10 @@ export interface components {
                 /** @description Covered (Social Security) earnings of the year in dollars before the cap; the uncapped amount also enters average current earnings for the offset. */
                 amount: number;
             }[];
-            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. */
+            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. An AIME with cents is refused: the law rounds it down to the dollar (42 U.S.C. § 415(b)(1)). */
             aime?: number;
+            /** @description The disability PIA in the calculation year, dollars a month, when already known (SSA's award letter or statement), instead of `earnings` or `aime` (one of the three). The AIME, bend points and family maximum are then not given, family members (`auxiliaries`) cannot be figured, and the offset needs `average_current_earnings`. */
+            pia?: number;
             /**
              * @description Earlier periods of disability (the freeze, 42 U.S.C. § 416(i)): a year any part of which lies in one is not an elapsed year, a year wholly in one is not a computation base year. Default: none.
              * @default []
@@ -7352,17 +7395,30 @@ export interface components {
             blind?: boolean;
             /** @description Earnings from work now, dollars a month, compared with the substantial gainful activity limit of the calculation year. */
             monthly_earnings?: number;
-        } & (unknown & {
+            /**
+             * @description Months worked after the onset, for the trial work period (42 U.S.C. § 422(c)(4); 20 CFR 404.1592): each month of entitlement whose gross earnings exceed that year's trial work amount ($1,160 in 2025) is a month of services, and nine within a rolling 60 months complete the period. Months up to December of the calculation year. Default: none.
+             * @default []
+             */
+            work_months?: {
+                /**
+                 * Format: date
+                 * @description A day of the month worked (YYYY-MM-DD; the month is what counts), after the onset date.
+                 */
+                month: string;
+                /** @description Gross earnings of the month, dollars. */
+                earnings: number;
+            }[];
+        } & (unknown & unknown & unknown & {
             earnings?: unknown;
         });
         estimate_ssdi_benefit_result: {
             /** @description As sent. */
             onset_date?: string;
             /**
-             * @description Which computation gives the PIA: the freeze computation (eligibility in the year of onset) or, when onset falls in December after the 1st and it is higher, the one as though 62 were attained in the waiting period's first month, in January (POMS RS 00605.005, RS 00605.532).
+             * @description Which computation gives the PIA: the freeze computation (eligibility in the year of onset) or, when onset falls in December after the 1st and it is higher, the one as though 62 were attained in the waiting period's first month, in January (POMS RS 00605.005, RS 00605.532); known_pia when the PIA was sent.
              * @enum {string}
              */
-            computation?: "freeze" | "assumed_age_62";
+            computation?: "freeze" | "assumed_age_62" | "known_pia";
             /** @description First month of the five-month waiting period: the first full calendar month of disability (POMS DI 10105.070). */
             waiting_period_start?: string;
             /** @description First month of entitlement, after the waiting period (42 U.S.C. § 423(c)(2)). */
@@ -7450,6 +7506,34 @@ export interface components {
             };
             /** @description The worker's benefit after offset, paid to the dollar. */
             monthly_benefit_after_offset_paid?: number;
+            /** @description Present when work_months are sent: the trial work period month by month (42 U.S.C. § 422(c)(4); 20 CFR 404.1592). */
+            trial_work_period?: {
+                /** @description Each month sent, in order. */
+                months?: {
+                    /** @description The month (YYYY-MM). */
+                    month?: string;
+                    /** @description Its earnings, dollars. */
+                    earnings?: number;
+                    /** @description The year's trial work amount: earnings above it make a month of services. */
+                    trial_work_period_amount?: number;
+                    /** @description Whether the month is one of entitlement (from entitlement_month): only such months count. */
+                    month_of_entitlement?: boolean;
+                    /** @description Whether it is a month of services in the trial work period. */
+                    service_month?: boolean;
+                }[];
+                /** @description The months of services (YYYY-MM). */
+                service_months?: unknown[];
+                /** @description Months of services in the 60 months ending with the last month sent. */
+                months_in_last_60?: number;
+                /** @description Whether nine months of services fall within some 60 consecutive months: the trial work period is over. */
+                completed?: boolean;
+                /** @description The ninth month of services (YYYY-MM), the last of the trial work period; null while it runs. */
+                completed_in?: string | null;
+                /** @description The month after it, when the extended period of eligibility begins (20 CFR 404.1592a); null while the trial work period runs. */
+                extended_period_of_eligibility_from?: string | null;
+                /** @description Months of services still to come before the trial work period ends (0 when completed), counting the 60 months ending with the last month sent. */
+                months_remaining?: number;
+            };
             /** @description The substantial gainful activity limit of the calculation year (20 CFR 404.1574, 404.1584). */
             substantial_gainful_activity?: {
                 /** @description The calculation year. */
