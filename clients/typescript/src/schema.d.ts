@@ -6973,6 +6973,8 @@ export interface components {
              * @default 0
              */
             spouse_benefit?: number;
+            /** @description Age in months at which the widow(er)'s benefit on spouse_pia starts (720 = 60). Before survivor full retirement age (by year of birth, 42 U.S.C. § 416(l); 20 CFR 404.409(b)) it is reduced evenly to 71.5 % at 60 (§ 402(q)(9); POMS RS 00615.301). Default: survivor full retirement age. */
+            survivor_start_age_months?: number;
             /** @description Earnings from work (wages and net self-employment earnings) the worker expects each year from the claim to full retirement age, dollars a year in the calculation year's dollars. Given, the retirement earnings test is applied year by year (42 U.S.C. § 403(f)) with the calculation year's exempt amounts (loaded 2017 to 2026). Default: none, no test. */
             expected_earnings?: number;
             /**
@@ -7056,11 +7058,17 @@ export interface components {
             spousal_benefit_dime?: number;
             /** @description Monthly spouse's benefit on the spouse's PIA over the worker's own, rounded down to the dollar (0 without spouse_pia). */
             spousal_benefit?: number;
+            /** @description Full retirement age for a widow(er)'s benefit in months, by year of birth (42 U.S.C. § 416(l)(3)). */
+            survivor_full_retirement_age_months?: number;
+            /** @description The age in months the widow(er)'s benefit starts at, as sent or survivor full retirement age. */
+            survivor_start_age_months?: number;
+            /** @description The widow(er)'s benefit as a share of the deceased's PIA (or benefit with credits) for age: 1 at survivor full retirement age, 0.715 at 60. */
+            survivor_factor?: number;
             /** @description Monthly widow(er)'s benefit before its rounding to the dime (the RIB-LIM limit where it applies, itself to the dime). */
             survivor_benefit_unrounded?: number;
             /** @description Monthly widow(er)'s benefit rounded down to the dime. */
             survivor_benefit_dime?: number;
-            /** @description Monthly widow(er)'s benefit on the spouse's PIA at survivor full retirement age, rounded down to the dollar (0 without spouse_pia). */
+            /** @description Monthly widow(er)'s benefit on the spouse's PIA from survivor_start_age_months (default survivor full retirement age), reduced for age and limited by RIB-LIM, rounded down to the dollar (0 without spouse_pia). */
             survivor_benefit?: number;
             /** @description Present when the benefit is payable in or before the calculation year and the record holds earnings of the calculation year: those earnings are not in the PIA paid that year (a year of entitlement or later is no computation base year of it, 42 U.S.C. § 415(b)(2)(B)(ii)) and enter by the recomputation effective the next January (§ 415(f)(2)); amounts in the calculation year's dollars. */
             recomputation?: {
