@@ -6985,34 +6985,34 @@ export interface components {
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
-            eligibility_year?: number;
+            eligibility_year?: number | null;
             /** @description The year earnings are indexed to (eligibility year − 2, or calculation year − 2 for a worker not yet 62). */
-            indexing_year?: number;
+            indexing_year?: number | null;
             /** @description The national average wage index of the indexing year. */
-            indexing_wage_index?: number;
+            indexing_wage_index?: number | null;
             /** @description How many years are averaged (35 for those born 1929 or later). */
-            computation_years?: number;
+            computation_years?: number | null;
             /** @description Per year: earnings, contribution and benefit base, capped earnings, indexing factor (shown to 7 decimals; computed exactly), indexed earnings (to the cent), and whether the year is among those averaged. */
-            years?: unknown[];
+            years?: unknown[] | null;
             /** @description The years averaged, the highest indexed earnings. */
-            years_used?: unknown[];
+            years_used?: unknown[] | null;
             /** @description Indexed earnings of the years averaged, dollars. */
-            total_indexed_earnings?: number;
+            total_indexed_earnings?: number | null;
             /** @description Average indexed monthly earnings, rounded down to the dollar. */
-            aime?: number;
+            aime?: number | null;
             /** @description The PIA formula's bend points of the eligibility year (of the calculation year for a worker not yet 62), dollars a month. */
             bend_points?: {
                 /** @description First bend point: 90 % of the AIME up to it. */
                 first?: number;
                 /** @description Second bend point: 32 % of the AIME between the two, 15 % above it. */
                 second?: number;
-            };
+            } | null;
             /** @description 90 %/32 %/15 % of the AIME, before rounding. */
-            pia_unrounded?: number;
+            pia_unrounded?: number | null;
             /** @description The PIA in the eligibility year, rounded down to the dime. */
-            pia_at_eligibility?: number;
+            pia_at_eligibility?: number | null;
             /** @description Each cost-of-living increase applied: year, rate and the PIA after it (rounded down to the dime). */
-            colas?: unknown[];
+            colas?: unknown[] | null;
             /** @description The PIA in the calculation year, dollars a month. */
             pia?: number;
             /** @description The old-age family maximum's bend points of the eligibility year, dollars a month (42 U.S.C. § 403(a)(1)). */
@@ -7023,9 +7023,9 @@ export interface components {
                 second?: number;
                 /** @description 134 % between the second and it, 175 % above. */
                 third?: number;
-            };
+            } | null;
             /** @description The most paid a month on the worker's record to the worker and family (old-age family maximum, rounded down to the dime, with the same COLAs as the PIA). */
-            family_maximum?: number;
+            family_maximum?: number | null;
             /** @description Full retirement age in months (42 U.S.C. § 416(l)). */
             full_retirement_age_months?: number;
             /** @description The claiming age used, in months. */
@@ -7434,46 +7434,46 @@ export interface components {
             /** @description The day full retirement age is attained, when the disability benefit becomes an old-age benefit. */
             full_retirement_age_date?: string;
             /** @description The year of onset (freeze computation) or of the waiting period's first month (treated as the year of attaining 62, § 423(a)(2)), or the year of attaining 62 if earlier. */
-            eligibility_year?: number;
+            eligibility_year?: number | null;
             /** @description The year earnings are indexed to, eligibility year − 2. */
-            indexing_year?: number;
+            indexing_year?: number | null;
             /** @description The national average wage index of the indexing year. */
-            indexing_wage_index?: number;
+            indexing_wage_index?: number | null;
             /** @description Years after 1950, or after the year of attaining 21, before the eligibility year, less years in an earlier period of disability. */
-            elapsed_years?: number;
+            elapsed_years?: number | null;
             /** @description Years left out of the elapsed years for an earlier period of disability. */
-            frozen_years?: unknown[];
+            frozen_years?: unknown[] | null;
             /** @description One for each five elapsed years, disregarding a fraction, at most 5 (§ 415(b)(2)(A)). */
-            dropout_years?: number;
+            dropout_years?: number | null;
             /** @description Elapsed years less dropout years, at least 2. */
-            computation_years?: number;
+            computation_years?: number | null;
             /** @description Per year: earnings, contribution and benefit base, capped earnings, indexing factor (shown to 7 decimals), indexed earnings and whether the year is among those averaged. */
-            years?: unknown[];
+            years?: unknown[] | null;
             /** @description The computation years averaged. */
-            years_used?: unknown[];
+            years_used?: unknown[] | null;
             /** @description Indexed earnings of the years averaged, dollars. */
-            total_indexed_earnings?: number;
+            total_indexed_earnings?: number | null;
             /** @description Average indexed monthly earnings, rounded down to the dollar. */
-            aime?: number;
+            aime?: number | null;
             /** @description The PIA formula's bend points of the eligibility year, dollars a month. */
             bend_points?: {
                 /** @description 90 % of the AIME up to it. */
                 first?: number;
                 /** @description 32 % between the two, 15 % above. */
                 second?: number;
-            };
+            } | null;
             /** @description 90 %/32 %/15 % of the AIME, before rounding. */
-            pia_unrounded?: number;
+            pia_unrounded?: number | null;
             /** @description The PIA in the eligibility year, rounded down to the dime. */
-            pia_at_eligibility?: number;
+            pia_at_eligibility?: number | null;
             /** @description Each cost-of-living increase applied: year, rate, the PIA and the family maximum after it (rounded down to the dime). */
-            colas?: unknown[];
+            colas?: unknown[] | null;
             /** @description The PIA in the calculation year, dollars a month. */
             pia?: number;
             /** @description The disability family maximum in the eligibility year: the smaller of 85 % of the AIME and 150 % of the PIA, not less than the PIA, rounded down to the dime (§ 403(a)(6)). */
-            family_maximum_at_eligibility?: number;
+            family_maximum_at_eligibility?: number | null;
             /** @description The disability family maximum with the same COLAs, dollars a month. */
-            family_maximum?: number;
+            family_maximum?: number | null;
             /** @description The worker's monthly benefit, 100 % of the PIA (§ 423(a)(2)). */
             monthly_benefit?: number;
             /** @description The benefit paid, rounded down to the dollar (§ 415(g)). */
