@@ -602,6 +602,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flight/montreal-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Montreal Convention 1999 liability limit for a claim (death or injury, delay, baggage, cargo per kg), capped by the damage proven
+         * @description Montreal Convention 1999 liability limit for a claim (death or injury, delay, baggage, cargo per kg), capped by the damage proven.
+         *
+         *     For one claim under the Montreal Convention 1999: the limit in Special Drawing Rights in force on the date of the event, as revised by ICAO under art. 24 (from 4 November 2003, 30 December 2009, 28 December 2019 and 28 December 2024): death or bodily injury (art. 21: strict liability up to 100,000 / 113,100 / 128,821 / 151,880 SDR, no upper limit beyond it unless the carrier proves it was not negligent), delay of passengers (art. 22(1): 4,150 / 4,694 / 5,346 / 6,303 SDR per passenger), baggage (art. 22(2): 1,000 / 1,131 / 1,288 / 1,519 SDR per passenger) and cargo (art. 22(3): 17 / 19 / 22 / 26 SDR per kilogramme of the packages concerned); a special declaration of interest replaces the baggage or cargo limit, and intent or recklessness lifts the delay and baggage limits (art. 22(5)). With a damage proven and an SDR rate, what the carrier owes: the damage, capped by the limit or the sum declared; for death or injury above the threshold, both outcomes of the carrier's art. 21(2) defence until it is known.
+         *
+         *     It will not answer: Whether both States are parties to the Convention (art. 1(2)), and whether the carrier is liable at all (arts. 17-20): the answer caps a damage the caller says is proven; The Warsaw Convention and its protocols, and carriage outside the Convention; the carrier's own conditions of carriage where they give more (art. 25); Events before 4 November 2003, when the Convention entered into force (400 unsupported_parameter).
+         *
+         *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
+         */
+        post: operations["montreal_convention_limits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/patent/calculate-expiration": {
         parameters: {
             query?: never;
@@ -4385,6 +4411,12 @@ export interface components {
              * @enum {string}
              */
             extraordinary_cause?: "none" | "technical_defect" | "hidden_manufacturing_defect" | "bird_strike" | "runway_foreign_object" | "ground_equipment_collision" | "strike_own_staff" | "wildcat_strike_own_staff" | "strike_external" | "air_traffic_management" | "weather" | "airspace_closure" | "security_risk" | "unruly_passenger";
+            /**
+             * @description With an extraordinary_cause: whether the carrier's art. 5(3) defence (the circumstance caused the disruption and could not have been avoided even if all reasonable measures had been taken; the carrier must prove it) is established (nothing is due), not_established (the amount is due), disputed or not_known (default: the answer gives both outcomes, with entitled and amount null). established is refused for denied boarding (C-22/11 Finnair) and for a cause that is not extraordinary.
+             * @default not_known
+             * @enum {string}
+             */
+            carrier_defence?: "not_known" | "disputed" | "established" | "not_established";
             /** @description US denied boarding only: the one-way fare to the destination or first stopover, with surcharges and air transportation taxes, less discounts (14 CFR 250.5(c)), in US dollars. */
             one_way_fare_usd?: number;
             /** @description Units of sdr_exchange_currency per Special Drawing Right, to convert the Montreal Convention limits (the IMF publishes the daily value). Without it the limits are given in SDR only. */
@@ -4464,8 +4496,8 @@ export interface components {
                      * @enum {string}
                      */
                     currency: "EUR" | "GBP";
-                    /** @description Whether the facts give a right to compensation (before any defence of the carrier). */
-                    entitled: boolean;
+                    /** @description Whether compensation is owed on the facts and the state of the carrier's art. 5(3) defence; null while that defence is open (an extraordinary cause with carrier_defence disputed or not_known): outcomes then gives both answers. */
+                    entitled: boolean | null;
                     /**
                      * @description Distance band of art. 7(1).
                      * @enum {string}
@@ -4475,10 +4507,32 @@ export interface components {
                     full_amount: number;
                     /** @description Whether the carrier may reduce it by 50 % (art. 7(2): arrival within 2, 3 or 4 hours by band). */
                     reduction_applies: boolean;
-                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled. */
-                    amount: number;
-                    /** @description Whether the carrier escapes payment by proving the extraordinary circumstance claimed could not have been avoided (art. 5(3)). */
+                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled or when the carrier established its defence; null while the defence is open (see outcomes). */
+                    amount: number | null;
+                    /** @description Whether the art. 5(3) defence is open to the carrier: the facts give a right to compensation, the cause is an extraordinary circumstance and the disruption is not denied boarding. */
                     extraordinary_circumstances_defence: boolean;
+                    /**
+                     * @description The carrier's art. 5(3) defence as applied: carrier_defence as sent where the defence is open to the carrier, else not_available.
+                     * @enum {string}
+                     */
+                    carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+                    /** @description Present when the defence is open to the carrier: what is due if the carrier establishes it and if it does not. */
+                    outcomes?: {
+                        /** @description The carrier proves the extraordinary circumstance and that all reasonable measures could not have avoided it: nothing is due. */
+                        if_defence_established: {
+                            /** @description Always false. */
+                            entitled: boolean;
+                            /** @description Always 0. */
+                            amount: number;
+                        };
+                        /** @description The carrier does not prove it: the compensation of the band, after any art. 7(2) reduction. */
+                        if_defence_fails: {
+                            /** @description Whether compensation is then owed. */
+                            entitled: boolean;
+                            /** @description The amount then owed, in the currency. */
+                            amount: number;
+                        };
+                    };
                     /** @description What the passenger must still be able to show. */
                     passenger_must_show: string[];
                 };
@@ -4501,8 +4555,8 @@ export interface components {
                      * @enum {string}
                      */
                     currency: "EUR" | "GBP";
-                    /** @description Whether the facts give a right to compensation (before any defence of the carrier). */
-                    entitled: boolean;
+                    /** @description Whether compensation is owed on the facts and the state of the carrier's art. 5(3) defence; null while that defence is open (an extraordinary cause with carrier_defence disputed or not_known): outcomes then gives both answers. */
+                    entitled: boolean | null;
                     /**
                      * @description Distance band of art. 7(1).
                      * @enum {string}
@@ -4512,10 +4566,32 @@ export interface components {
                     full_amount: number;
                     /** @description Whether the carrier may reduce it by 50 % (art. 7(2): arrival within 2, 3 or 4 hours by band). */
                     reduction_applies: boolean;
-                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled. */
-                    amount: number;
-                    /** @description Whether the carrier escapes payment by proving the extraordinary circumstance claimed could not have been avoided (art. 5(3)). */
+                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled or when the carrier established its defence; null while the defence is open (see outcomes). */
+                    amount: number | null;
+                    /** @description Whether the art. 5(3) defence is open to the carrier: the facts give a right to compensation, the cause is an extraordinary circumstance and the disruption is not denied boarding. */
                     extraordinary_circumstances_defence: boolean;
+                    /**
+                     * @description The carrier's art. 5(3) defence as applied: carrier_defence as sent where the defence is open to the carrier, else not_available.
+                     * @enum {string}
+                     */
+                    carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+                    /** @description Present when the defence is open to the carrier: what is due if the carrier establishes it and if it does not. */
+                    outcomes?: {
+                        /** @description The carrier proves the extraordinary circumstance and that all reasonable measures could not have avoided it: nothing is due. */
+                        if_defence_established: {
+                            /** @description Always false. */
+                            entitled: boolean;
+                            /** @description Always 0. */
+                            amount: number;
+                        };
+                        /** @description The carrier does not prove it: the compensation of the band, after any art. 7(2) reduction. */
+                        if_defence_fails: {
+                            /** @description Whether compensation is then owed. */
+                            entitled: boolean;
+                            /** @description The amount then owed, in the currency. */
+                            amount: number;
+                        };
+                    };
                     /** @description What the passenger must still be able to show. */
                     passenger_must_show: string[];
                 };
@@ -5536,6 +5612,160 @@ export interface components {
         };
         calculate_ira_basis_and_conversion_response: {
             result: components["schemas"]["calculate_ira_basis_and_conversion_result"];
+            /**
+             * Format: date
+             * @description The newest as-of date of the data this answer used.
+             */
+            data_as_of: string;
+            /** @description Version of the formulas that computed the answer. */
+            formula_version: string;
+            /** @description The statutes, regulations and tables this evaluation actually used, in a stable order. */
+            citations: string[];
+            /**
+             * @description beta: checked against golden cases, not yet independently verified.
+             * @enum {unknown}
+             */
+            tier: "beta" | "verified";
+        };
+        montreal_convention_limits_request: {
+            /**
+             * Format: date
+             * @description Date of the event that caused the damage (the accident, the delayed arrival, the loss or damage of the baggage or cargo), YYYY-MM-DD: the limits in force that day. From 2003-11-04.
+             */
+            event_date: string;
+            /**
+             * @description What the claim is for: death_or_injury of a passenger (art. 21), delay of a passenger (art. 22(1)), baggage destroyed, lost, damaged or delayed (art. 22(2)), or cargo destroyed, lost, damaged or delayed (art. 22(3)).
+             * @enum {string}
+             */
+            claim: "death_or_injury" | "delay" | "baggage" | "cargo";
+            /** @description The damage proven, in sdr_exchange_currency (requires sdr_exchange_rate). Absent: the limits only. */
+            proven_loss?: number;
+            /** @description Cargo only (required): total weight in kilogrammes of the package or packages concerned, or of all the packages of the same air waybill whose value the loss affects (art. 22(4)). */
+            cargo_weight_kg?: number;
+            /** @description Baggage or cargo only: the sum of a special declaration of interest in delivery at destination made when the baggage or package was handed over (and any supplementary sum paid), in sdr_exchange_currency. It replaces the limit (art. 22(2), (3)). */
+            declared_value?: number;
+            /**
+             * @description Delay or baggage: true when the damage resulted from an act or omission of the carrier, its servants or agents, done with intent to cause damage or recklessly and with knowledge that damage would probably result; the limit then does not apply (art. 22(5)). Default false. It does not lift the cargo limit.
+             * @default false
+             */
+            wilful_misconduct?: boolean;
+            /**
+             * @description Death or injury only: whether the carrier has proved that the damage was not due to its negligence or other wrongful act or omission, or was due solely to a third party's (art. 21(2)), which frees it from the damage above the threshold. Default not_known: the answer gives both outcomes.
+             * @default not_known
+             * @enum {string}
+             */
+            carrier_defence?: "not_known" | "disputed" | "established" | "not_established";
+            /** @description Units of sdr_exchange_currency per Special Drawing Right (the IMF publishes the daily value; art. 23(1) takes its value on the date of judgment). Required with proven_loss or declared_value. */
+            sdr_exchange_rate?: number;
+            /** @description ISO 4217 code of the currency of sdr_exchange_rate, proven_loss and declared_value (EUR, GBP, USD, …). */
+            sdr_exchange_currency?: string;
+        } & (unknown & unknown);
+        montreal_convention_limits_result: {
+            /** @description Date of the event, as sent. */
+            event_date: string;
+            /** @description The claim, as sent. */
+            claim: string;
+            /**
+             * @description The article that limits the claim.
+             * @enum {string}
+             */
+            article: "art. 21" | "art. 22(1)" | "art. 22(2)" | "art. 22(3)";
+            /**
+             * Format: date
+             * @description The day the limits applied took effect: the Convention's entry into force (2003-11-04) or an ICAO revision under art. 24 (2009-12-30, 2019-12-28, 2024-12-28).
+             */
+            limits_in_force_since: string;
+            /** @description The limit in Special Drawing Rights. */
+            limit: {
+                /**
+                 * @description Special Drawing Rights.
+                 * @enum {string}
+                 */
+                unit: "SDR";
+                /**
+                 * @description What sets the ceiling: the per-passenger limit (delay, baggage), the per-kilogramme limit (cargo), a special declaration of interest, no limit (art. 22(5)), or for death or injury the threshold of strict liability (no upper limit).
+                 * @enum {string}
+                 */
+                basis: "per_passenger" | "per_kilogram" | "special_declaration" | "unlimited_wilful_misconduct" | "strict_liability_threshold";
+                /** @description The limit in SDR (cargo: per kilogramme times the weight); null for death or injury, and where art. 22(5) lifts the limit. With a special declaration the limit is shown but the sum declared replaces it. */
+                amount: number | null;
+                /** @description Cargo: SDR per kilogramme (art. 22(3)); null otherwise. */
+                per_kilogram: number | null;
+                /** @description Cargo: the weight taken (art. 22(4)); null otherwise. */
+                weight_kg: number | null;
+                /** @description Death or injury: the damages up to which the carrier cannot exclude or limit its liability (art. 21(1)); null otherwise. */
+                strict_liability_threshold: number | null;
+            };
+            /** @description Present when sdr_exchange_rate was sent: the limits in that currency, to the cent. */
+            converted?: {
+                /** @description sdr_exchange_currency as sent. */
+                currency: string;
+                /** @description The rate as sent. */
+                rate_per_sdr: number;
+                /** @description The limit converted; null where there is none. */
+                limit: number | null;
+                /** @description Death or injury: the threshold converted. */
+                strict_liability_threshold: number | null;
+                /** @description The sum declared, where a special declaration replaces the limit. */
+                declared_value: number | null;
+                /** @description The most the carrier owes: the sum declared, else the limit; null where none applies (death or injury, art. 22(5)). */
+                ceiling: number | null;
+            };
+            /** @description Present when proven_loss was sent: what the carrier owes on it. */
+            claim_amount?: {
+                /** @description The currency of the amounts. */
+                currency: string;
+                /** @description The damage proven, as sent. */
+                proven_loss: number;
+                /** @description Whether the ceiling cut the damage proven. */
+                capped: boolean;
+                /** @description What the carrier owes: the damage proven, capped by the ceiling; for death or injury above the threshold, null while the carrier's art. 21(2) defence is open (see outcomes). */
+                recoverable: number | null;
+                /**
+                 * @description The art. 21(2) defence as applied: carrier_defence as sent where the damage exceeds the threshold of a death or injury claim, else not_available.
+                 * @enum {string}
+                 */
+                carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+            };
+            /** @description Death or injury with a damage above the threshold: what the carrier owes if it establishes its art. 21(2) defence (the damage up to the threshold) and if it does not (the whole damage). */
+            outcomes?: {
+                /** @description The damage up to the threshold, in the currency. */
+                if_defence_established: number;
+                /** @description The whole damage proven, in the currency. */
+                if_defence_fails: number;
+            };
+            /** @description Why, in plain words. */
+            reasons: string[];
+            /** @description Assumptions and caveats in plain words, including any figure that could not be verified against a primary source. */
+            notes: string[];
+            /** @description Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out. */
+            explanation?: {
+                /** @description Rule set the step belongs to. */
+                rule_set: string;
+                /** @description Name of the formula in that rule set. */
+                step: string;
+                /** @description The formula's label in plain words, where it has one. */
+                label?: string;
+                /** @description The step's value: a number, text, boolean, date (YYYY-MM-DD), list, object or null. */
+                value: unknown;
+                /** @description Table entries the step read. */
+                parameters: {
+                    /** @description Table entry read. */
+                    id: string;
+                    /**
+                     * Format: date
+                     * @description Date from which the value read is in force.
+                     */
+                    effective_date: string;
+                    /** @description The number read, as exact decimal text (absent for a schedule, lookup or text). */
+                    value?: string;
+                }[];
+                /** @description Titles of the statutes and sources the step cites. */
+                citations: string[];
+            }[];
+        };
+        montreal_convention_limits_response: {
+            result: components["schemas"]["montreal_convention_limits_result"];
             /**
              * Format: date
              * @description The newest as-of date of the data this answer used.
@@ -9882,6 +10112,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["calculate_ira_basis_and_conversion_response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    montreal_convention_limits: {
+        parameters: {
+            query?: {
+                /** @description true adds result.explanation: each step with its value, the parameters it read and its citation. */
+                explain?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_date": "2026-03-02",
+                 *       "claim": "cargo",
+                 *       "cargo_weight_kg": 40,
+                 *       "proven_loss": 2500,
+                 *       "sdr_exchange_rate": 1.36,
+                 *       "sdr_exchange_currency": "USD"
+                 *     }
+                 */
+                "application/json": components["schemas"]["montreal_convention_limits_request"];
+            };
+        };
+        responses: {
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["montreal_convention_limits_response"];
                 };
             };
             400: components["responses"]["BadRequest"];
