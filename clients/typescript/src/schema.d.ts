@@ -237,7 +237,7 @@ export interface paths {
          *
          *     For a jurisdiction and a date: the minimum wage a covered employer pays under state law and the FLSA together (the higher of the state's rate and the federal $7.25; the federal rate where the state defers to it or has no law), the white-collar exempt salary threshold (the state's where it sets one, else the FLSA's $684 a week), and every rule the jurisdiction's file holds, grouped by topic, each with its value in force on the date, its effective date, its citation and its next change, and which topics are loaded for the jurisdiction since when. Each jurisdiction is one tables file (tables/employment/law/<code>.yaml); a topic absent from it is not loaded, and the coverage says so.
          *
-         *     It will not answer: City and county minimum wage ordinances (every answer for a state that allows local rates says so); Tiers other than the general one in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
+         *     It will not answer: City and county minimum wage ordinances other than the localities loaded (New York City and Long Island-Westchester, Seattle; every answer lists its jurisdiction's localities and says whether the state allows others); Tiers other than the general one or the locality's in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -447,9 +447,9 @@ export interface paths {
          * Earliest ANDA submission and approval dates for a listed drug (Hatch-Waxman), from the Orange Book
          * @description Earliest ANDA submission and approval dates for a listed drug (Hatch-Waxman), from the Orange Book.
          *
-         *     For an application of FDA's Orange Book (an NDA, "N021436" or "021436"): its exclusivities and listed patents as the Orange Book lists them, and from them and the generic applicant's facts the earliest date an ANDA may be submitted (NCE exclusivity: 5 years from the NDA's approval, 4 with a paragraph IV certification, 6 months more with pediatric exclusivity) and the earliest date its approval may take effect: the latest of the exclusivities (NCE, orphan 7 years, 3-year new clinical investigation, pediatric, GAIN), the listed patents' expiry (with their pediatric extension) unless the applicant certifies paragraph IV, the 30-month stay (to 7.5 years from approval under NCE exclusivity) and the first applicant's 180-day exclusivity; each barrier with its citation. Answers from a curated extract of the Orange Book (40 applications, as of September 2025): every answer states its coverage, and an application it lacks is "not found in a data set of N records", never "no patents".
+         *     For an application of FDA's Orange Book (an NDA, "N021436" or "021436"): its exclusivities and listed patents as the Orange Book lists them, and from them and the generic applicant's facts the earliest date an ANDA may be submitted (NCE exclusivity: 5 years from the NDA's approval, 4 with a paragraph IV certification, 6 months more with pediatric exclusivity) and the earliest date its approval may take effect: the latest of the exclusivities (NCE, orphan 7 years, 3-year new clinical investigation, pediatric, GAIN), the listed patents' expiry (with their pediatric extension) unless the applicant certifies paragraph IV, the 30-month stay (to 7.5 years from approval under NCE exclusivity) and the first applicant's 180-day exclusivity; each barrier with its citation. Answers from a curated extract of the Orange Book (40 applications, as of September 2025): every answer states its coverage, and an application it lacks is "not found in a data set of N records", never "no patents". What-if: with facts "supplied", the caller gives the NDA's approval date and the exclusivity and patent rows as the Orange Book would list them (for an application the extract lacks, or other facts), and the same rules give the dates, labelled as computed from supplied facts.
          *
-         *     It will not answer: Applications not in the extract: the answer says so and points to FDA's Orange Book search; the full book loads with tools/data/orange-book.ts; Carve-outs: the dates assume the ANDA seeks the listed drug's full labeling; a section viii statement that omits a protected use or a method-of-use patent may allow earlier approval; Patent litigation outcomes other than a court decision ending the stay, settlements, patent term extensions not yet in the Orange Book, 505(b)(2) applications, biologics (BPCIA), and the forfeiture events themselves (send first_applicant_forfeited); Patent status (term adjustment, maintenance fees): /patent/status.
+         *     It will not answer: Applications not in the extract, unless the caller supplies their facts (facts: supplied): the answer says so and points to FDA's Orange Book search; the full book loads with tools/data/orange-book.ts; Carve-outs: the dates assume the ANDA seeks the listed drug's full labeling; a section viii statement that omits a protected use or a method-of-use patent may allow earlier approval; Patent litigation outcomes other than a court decision ending the stay, settlements, patent term extensions not yet in the Orange Book, 505(b)(2) applications, biologics (BPCIA), and the forfeiture events themselves (send first_applicant_forfeited); Patent status (term adjustment, maintenance fees): /patent/status.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -1339,6 +1339,8 @@ export interface components {
                  * @default 12
                  */
                 running_slope_run_per_rise?: number;
+                /** @description Clear width of the ramp's runs between handrails, in inches: at least 36 (§ 405.5). Its landings must be at least as wide (§ 405.7.2). Default: the 36-inch minimum. */
+                clear_width_inches?: number;
                 /**
                  * @description Whether the ramp turns at its intermediate landings (each then 60 by 60 inches, § 405.7.4). Default false (a straight ramp).
                  * @default false
@@ -1497,10 +1499,14 @@ export interface components {
                 top_landing_length_inches: number;
                 /** @description Minimum length of each intermediate landing (§ 405.7.3; where the ramp turns, § 405.7.4); null with a single run. */
                 intermediate_landing_length_inches: number | null;
-                /** @description Minimum width of a landing where the ramp turns (§ 405.7.4); null for a straight ramp or a single run. */
+                /** @description Minimum clear width of the top landing: at least as wide as the widest run leading to it (§ 405.7.2), the run's clear_width_inches or the 36-inch minimum of § 405.5. */
+                top_landing_width_inches: number;
+                /** @description Minimum clear width of each intermediate landing: the runs' width (§ 405.7.2), and where the ramp turns at least 60 inches (§ 405.7.4); null with a single run. */
                 intermediate_landing_width_inches: number | null;
                 /** @description Minimum length of the bottom landing (§ 405.7.3; CBC § 11B-405.7.3: 72). */
                 bottom_landing_length_inches: number;
+                /** @description Minimum clear width of the bottom landing: at least as wide as the widest run leading to it (§ 405.7.2). */
+                bottom_landing_width_inches: number;
                 /** @description Length of the ramp along its path: runs and minimum landings. */
                 total_length_inches: number;
                 /** @description The same in feet. */
@@ -2167,7 +2173,7 @@ export interface components {
             other_parent_income?: number;
             /**
              * @description Period of the incomes sent. Default monthly. They are converted (twelve months a year) to the state's own period: monthly for Texas and Wisconsin, annual for New York.
-             * @default 'monthly'
+             * @default monthly
              * @enum {string}
              */
             income_period?: "monthly" | "annual";
@@ -3111,6 +3117,8 @@ export interface components {
             date: string;
             /** @description Topics to list under topics: minimum_wage, overtime, paid_sick_leave, non_compete, pay_transparency. Default all. minimum_wage, exempt_salary and coverage are always given. */
             topics?: string[];
+            /** @description A place within the state that the state's law (or a city ordinance the state leaves room for) gives its own figures: for NY new_york_city or long_island_westchester (Nassau, Suffolk and Westchester), for WA seattle; any case, spaces or underscores. minimum_wage and exempt_salary are then the locality's (the exempt salary the state's general one where the law sets none for the place). Absent: the general figures. An unknown locality is refused with the list of those loaded. */
+            locality?: string;
         } & {
             topics?: unknown;
         };
@@ -3119,10 +3127,14 @@ export interface components {
             jurisdiction: string;
             /** @description The date, as sent. */
             date: string;
-            /** @description The general adult non-tipped minimum wage on the date (the tier the state's law treats as the default). */
+            /** @description The locality answered for (lower case, words joined by _); null for the general figures. */
+            locality: string | null;
+            /** @description The localities the jurisdiction's file sets figures for (send one as locality). */
+            localities: string[];
+            /** @description The general adult non-tipped minimum wage on the date (the tier the state's law treats as the default, or the locality's where one is sent). */
             minimum_wage: {
                 /** @description The hourly rate a covered employer must pay under state law and the FLSA together, in US dollars: the higher of the state's rate and the federal rate (the federal rate where the state defers to it or has none). */
-                hourly: number;
+                hourly: unknown;
                 /** @description The state's own rate in US dollars an hour; null where it has none loaded (and for US). */
                 state_rate: number | null;
                 /** @description Effective date of the binding rate's value (the state's where it binds, else the federal). */
@@ -3135,7 +3147,7 @@ export interface components {
                 /** @description The FLSA minimum wage on the date, in US dollars an hour (29 U.S.C. § 206(a)(1)). */
                 federal_rate: number;
             };
-            /** @description The white-collar (executive, administrative, professional) exempt salary threshold on the date: the general figure, not a tier. */
+            /** @description The white-collar (executive, administrative, professional) exempt salary threshold on the date: the general figure, or the locality's where one is sent and the law sets one for it. */
             exempt_salary: {
                 /** @description Weekly threshold in US dollars; null where the law sets none. */
                 weekly: number | null;
@@ -3148,6 +3160,8 @@ export interface components {
                  * @enum {string}
                  */
                 basis: "state_threshold" | "federal";
+                /** @description Whether the threshold is the locality's own (New York City, Long Island and Westchester); false for the general figure. */
+                locality: boolean;
             };
             /** @description Each loaded topic asked for, with every rule of the jurisdiction's file in that topic. */
             topics: {
@@ -4745,13 +4759,66 @@ export interface components {
              * @default false
              */
             first_applicant_forfeited?: boolean;
+            /**
+             * @description orange_book (default): the extract's rows for the application. supplied: a what-if on the caller's facts: nda_approval_date (required), exclusivities and patents as the Orange Book would list them, and the paragraph IV facts; the extract is not read for the application, and the answer is labelled as computed from supplied facts.
+             * @default orange_book
+             * @enum {string}
+             */
+            facts?: "orange_book" | "supplied";
+            /** @description With facts supplied: the application's exclusivities, each as the Orange Book lists it (code such as NCE, ODE-123, I-900, PED, GAIN, and the date it expires). An NCE row may leave out the date: 5 years after nda_approval_date. */
+            exclusivities?: {
+                /** @description Orange Book exclusivity code: NCE, ODE-123, I-900, M-14, NP, NS, PED, GAIN… */
+                code: string;
+                /**
+                 * Format: date
+                 * @description Date the exclusivity expires (YYYY-MM-DD); required except for NCE.
+                 */
+                expires?: string;
+                /**
+                 * @description Orange Book product number (default 001).
+                 * @default 001
+                 */
+                product_no?: string;
+            }[];
+            /** @description With facts supplied: the patents listed for the application (paragraph III: each bars approval until it expires; paragraph IV: the stay applies instead). */
+            patents?: {
+                /** @description Patent number. */
+                patent_no: string;
+                /**
+                 * Format: date
+                 * @description Date the patent expires, as listed (YYYY-MM-DD).
+                 */
+                expires: string;
+                /**
+                 * @description Orange Book product number (default 001).
+                 * @default 001
+                 */
+                product_no?: string;
+                /**
+                 * @description true when the patent claims only a method of use (a section viii carve-out may avoid it); default false (drug substance or product).
+                 * @default false
+                 */
+                method_of_use_only?: boolean;
+                /** @description The use code of a method-of-use patent (U-123). */
+                use_code?: string;
+                /**
+                 * @description true when pediatric exclusivity attaches to the patent: a *PED row 6 months after it (21 U.S.C. § 355a(c)).
+                 * @default false
+                 */
+                pediatric_exclusivity?: boolean;
+            }[];
         };
         get_generic_entry_date_result: {
             /** @description The application as the Orange Book keys it (N or A and six digits). */
             application_number: string;
-            /** @description Whether the data set holds any row for the application. false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
+            /** @description Whether the data set holds any row for the application (with facts supplied too). false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
             found: boolean;
-            /** @description What the data set holds for the application, or that it was not found in a data set of N records as of a date, with the official lookup. */
+            /**
+             * @description Where the rows came from: orange_book (the extract) or supplied (a what-if on the caller's facts).
+             * @enum {string}
+             */
+            facts: "orange_book" | "supplied";
+            /** @description What the data set holds for the application, or that it was not found in a data set of N records as of a date, with the official lookup; with facts supplied, that the dates are computed from them. */
             message: string;
             /**
              * Format: date
@@ -7749,10 +7816,7 @@ export interface components {
              * @description The date the disability began (YYYY-MM-DD), from 1987-10-01; credits are counted to the end of its calendar quarter.
              */
             onset_date: string;
-            /**
-             * @description Covered (Social Security) earnings by calendar year, 1978 to the year of onset; years without earnings may be left out.
-             * @default []
-             */
+            /** @description Covered (Social Security) earnings by calendar year, 1978 to the year of onset; years without earnings may be left out. */
             earnings: {
                 /** @description Calendar year, 1978 to the year of onset. */
                 year: number;
@@ -8148,10 +8212,7 @@ export interface components {
             tier: "beta" | "verified";
         };
         calculate_super_contributions_request: {
-            /**
-             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2024-25 and 2025-26.
-             * @default '2025-26'
-             */
+            /** @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2024-25 and 2025-26. */
             financial_year: string;
             /** @description Ordinary time earnings of each quarter of the year from one employer, July-September first, in Australian dollars. Default none: no superannuation guarantee. */
             ordinary_time_earnings?: number[];
