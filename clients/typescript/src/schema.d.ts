@@ -237,7 +237,7 @@ export interface paths {
          *
          *     For a jurisdiction and a date: the minimum wage a covered employer pays under state law and the FLSA together (the higher of the state's rate and the federal $7.25; the federal rate where the state defers to it or has no law), the white-collar exempt salary threshold (the state's where it sets one, else the FLSA's $684 a week), and every rule the jurisdiction's file holds, grouped by topic, each with its value in force on the date, its effective date, its citation and its next change, and which topics are loaded for the jurisdiction since when. Each jurisdiction is one tables file (tables/employment/law/<code>.yaml); a topic absent from it is not loaded, and the coverage says so.
          *
-         *     It will not answer: City and county minimum wage ordinances other than the localities loaded (New York City and Long Island-Westchester, Seattle; every answer lists its jurisdiction's localities and says whether the state allows others); Tiers other than the general one or the locality's in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
+         *     It will not answer: City and county minimum wage ordinances other than the localities loaded (New York City and Long Island-Westchester, Seattle, San Francisco, Los Angeles; every answer lists its jurisdiction's localities and says whether the state allows others); Tiers other than the general one or the locality's in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -423,7 +423,7 @@ export interface paths {
          *
          *     For one flight that was delayed, cancelled or on which the passenger was denied boarding: the great-circle distance between the airports (OurAirports coordinates), the carrier's cause classified by the Court of Justice's case law (extraordinary circumstances), and for each regime whether it scopes the flight in and why: EU261 (€250/€400/€600, with the 50 % reduction of art. 7(2), the three-hour delay of Sturgeon and the notice periods of art. 5(1)(c)), UK261 (£220/£350/£520), US DOT involuntary denied boarding compensation (200 % or 400 % of the one-way fare, capped at $1,075/$2,150 from 22 January 2025) and the Montreal Convention's liability limits in SDR on the flight date, converted at a rate the caller gives. Flights from 17 February 2005.
          *
-         *     It will not answer: Flights before 17 February 2005 (400 unsupported_parameter); Care and assistance (meals, hotels), refunds and re-routing choices (arts. 8-9), upgrades and downgrades (art. 10); package travel claims; national rules other than these four regimes (Canada's APPR, Brazil's, Turkey's SHY); Whether both States are parties to the Montreal Convention, and damages actually proven under it: the answer gives its limits only; Connections are assessed as one journey from the first departure to the final destination; a missed connection on separate bookings is not modelled.
+         *     It will not answer: Flights before 17 February 2005 (400 unsupported_parameter); Care and assistance (meals, hotels), refunds and re-routing choices (arts. 8-9), upgrades and downgrades (art. 10); package travel claims; national rules other than these four regimes (Canada's APPR, Brazil's, Turkey's SHY); Whether both States are parties to the Montreal Convention, and damages actually proven under it: the answer gives its limits only (a claim with a proven loss, cargo by weight and the special declaration are POST /flight/montreal-limits); Connections are assessed as one journey from the first departure to the final destination; a missed connection on separate bookings is not modelled.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -3117,7 +3117,7 @@ export interface components {
             date: string;
             /** @description Topics to list under topics: minimum_wage, overtime, paid_sick_leave, non_compete, pay_transparency. Default all. minimum_wage, exempt_salary and coverage are always given. */
             topics?: string[];
-            /** @description A place within the state that the state's law (or a city ordinance the state leaves room for) gives its own figures: for NY new_york_city or long_island_westchester (Nassau, Suffolk and Westchester), for WA seattle; any case, spaces or underscores. minimum_wage and exempt_salary are then the locality's (the exempt salary the state's general one where the law sets none for the place). Absent: the general figures. An unknown locality is refused with the list of those loaded. */
+            /** @description A place within the state that the state's law (or a city ordinance the state leaves room for) gives its own figures: for NY new_york_city or long_island_westchester (Nassau, Suffolk and Westchester), for WA seattle, for CA san_francisco or los_angeles; any case, spaces or underscores. minimum_wage and exempt_salary are then the locality's (the exempt salary the state's general one where the law sets none for the place). Absent: the general figures. An unknown locality is refused with the list of those loaded. */
             locality?: string;
         } & {
             topics?: unknown;
@@ -3544,7 +3544,7 @@ export interface components {
             };
             /** @description Regular income tax (Form 1040 line 16), from the shared income tax rules, in dollars. */
             regular_tax: number;
-            /** @description Form 6251 (Alternative Minimum Tax—Individuals), the lines the computation uses, in dollars. */
+            /** @description Form 6251 (Alternative Minimum Tax��Individuals), the lines the computation uses, in dollars. */
             form_6251: {
                 /** @description Taxable income (negative if the deductions exceed income). */
                 line_1: number;
