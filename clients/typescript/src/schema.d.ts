@@ -3544,7 +3544,7 @@ export interface components {
             };
             /** @description Regular income tax (Form 1040 line 16), from the shared income tax rules, in dollars. */
             regular_tax: number;
-            /** @description Form 6251 (Alternative Minimum Tax��Individuals), the lines the computation uses, in dollars. */
+            /** @description Form 6251 (Alternative Minimum Tax—Individuals), the lines the computation uses, in dollars. */
             form_6251: {
                 /** @description Taxable income (negative if the deductions exceed income). */
                 line_1: number;
