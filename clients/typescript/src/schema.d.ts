@@ -43,11 +43,11 @@ export interface paths {
          * Annual gift exclusion optimizer for a donor or a married couple splitting gifts (primary path)
          * @description Annual gift exclusion optimizer for a donor or a married couple splitting gifts.
          *
-         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Years 2025 and 2026.
+         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Every year from 2011 (the year the gift and estate exclusions were unified, with portability) to 2026.
          *
-         *     Years covered (tax_year): 2025, 2026; any other year is refused.
+         *     Years covered (tax_year): 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2025 and 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
+         *     It will not answer: Years before 2011 or after 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -73,11 +73,11 @@ export interface paths {
          * Annual gift exclusion optimizer for a donor or a married couple splitting gifts (second path; primary: /estate/optimize-annual-gifts)
          * @description Annual gift exclusion optimizer for a donor or a married couple splitting gifts.
          *
-         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Years 2025 and 2026.
+         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Every year from 2011 (the year the gift and estate exclusions were unified, with portability) to 2026.
          *
-         *     Years covered (tax_year): 2025, 2026; any other year is refused.
+         *     Years covered (tax_year): 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2025 and 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
+         *     It will not answer: Years before 2011 or after 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -1591,11 +1591,11 @@ export interface components {
         };
         optimize_annual_gifts_request: {
             /**
-             * @description Calendar year of the gifts. 2025 and 2026 are supported.
+             * @description Calendar year of the gifts. 2011 to 2026 are supported, each with its own exclusions and rate schedule.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2025 | 2026;
+            tax_year?: 2011 | 2012 | 2013 | 2014 | 2015 | 2016 | 2017 | 2018 | 2019 | 2020 | 2021 | 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description The donor's spouse consents to split every gift of the year to third parties (26 U.S.C. § 2513); the result then shows both spouses.
              * @default false
@@ -4181,6 +4181,8 @@ export interface components {
              * @default 0
              */
             dsue_amount?: number;
+            /** @description Extension. Year the last deceased spouse died (2011 or later, not after decedent_year_of_death): its basic exclusion amount caps dsue_amount (26 U.S.C. § 2010(c)(4)(A); Treas. Reg. § 20.2010-2(c)(1)(i)). Unset: the cap is the basic exclusion amount of decedent_year_of_death. */
+            deceased_spouse_year_of_death?: number;
             /**
              * @description Two-letter code of the decedent's state of domicile (a US state or DC); lower case is accepted.
              * @enum {string}
@@ -4887,7 +4889,7 @@ export interface components {
             trust_type?: "grat" | "clat" | "slat";
             /**
              * Format: date
-             * @description Date of the transfer (YYYY-MM-DD); its month chooses the § 7520 rate, its year the gift tax figures (2025 or later).
+             * @description Date of the transfer (YYYY-MM-DD); its month chooses the § 7520 rate, its year the gift tax figures (2011 or later; the § 7520 rates loaded start in January 2024, so an earlier date needs section_7520_rate).
              */
             valuation_date: string;
             /** @description Fair market value of the property transferred to the trust, in dollars; at least one cent. */
