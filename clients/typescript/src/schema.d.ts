@@ -912,14 +912,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * State estate and inheritance tax for a 2026 death
-         * @description State estate and inheritance tax for a 2026 death.
+         * State estate and inheritance tax for a death in 2022 to 2026
+         * @description State estate and inheritance tax for a death in 2022 to 2026.
          *
-         *     Estate tax for the 12 states and DC that levy one (CT, DC, HI, IL, MA, MD, ME, MN, NY, OR, RI, VT, WA) and inheritance tax per beneficiary for the inheritance-tax states (KY, MD, NE, NJ, PA; Iowa's is repealed), with New York's 105% cliff, the Massachusetts and Oregon threshold rules, state-only QTIP elections and the gift add-backs. Any other state answers zero with applies false.
+         *     Estate tax for the 12 states and DC that levy one (CT, DC, HI, IL, MA, MD, ME, MN, NY, OR, RI, VT, WA) and inheritance tax per beneficiary for the inheritance-tax states (KY, MD, NE, NJ, PA; Iowa for deaths in 2022-2024, repealed from 2025), with New York's 105% cliff, the Massachusetts and Oregon threshold rules, state-only QTIP elections and the gift add-backs, for deaths in 2022 to 2026: each year's exclusions and rates, with the changes of law by date (Washington on 2025-07-01 and 2026-07-01, Connecticut's move to the federal exclusion and a flat 12% in 2023, Nebraska's LB 310 in 2023, Iowa's phase-down and repeal). Any other state answers zero with applies false.
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026 (400 unsupported_parameter lists the supported years); Nonresident decedents' situs apportionment (VT, MN, HI fractions) and Oregon's natural-resource exemption or Minnesota's QSBP subtraction; Connecticut gift tax paid (its credit and three-year gross-up) and Massachusetts' FY26 out-of-state property changes; Age-based inheritance exemptions in PA and NE: every beneficiary is taken to be an adult; Federal estate tax: use calculate_estate_tax, which includes the domicile state's tax.
+         *     It will not answer: Deaths in years other than 2022 to 2026 (400 unsupported_parameter lists the supported years); Massachusetts deaths in 2022 (the pre-2023 tax, limited by the federal tax of the 1999 Form 706, is not loaded) and District of Columbia deaths in 2024 (its zero bracket amount could not be verified): each refused with a 400 on tax_year that says why; Nonresident decedents' situs apportionment (VT, MN, HI fractions) and Oregon's natural-resource exemption or Minnesota's QSBP subtraction; Connecticut gift tax paid (its credit and three-year gross-up) and Massachusetts' FY26 out-of-state property changes; Age-based inheritance exemptions in PA and NE: every beneficiary is taken to be an adult; Federal estate tax: use calculate_estate_tax, which includes the domicile state's tax.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7683,10 +7683,10 @@ export interface components {
              */
             state: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of death. 2026 is supported.
+             * @description Year of death, 2022 to 2026 (except MA 2022 and DC 2024, refused with a reason).
              * @enum {integer}
              */
-            tax_year: 2026;
+            tax_year: 2022 | 2023 | 2024 | 2025 | 2026;
             /** @description Gross estate in US dollars. */
             gross_estate: number;
             /**
@@ -7730,7 +7730,7 @@ export interface components {
             }[];
             /**
              * Format: date
-             * @description Extension. Date of death (YYYY-MM-DD) in tax_year. Where a state's law changes during the year (Washington on 2026-07-01) it picks the law; without it the law in force on 1 January is applied and a note says so.
+             * @description Extension. Date of death (YYYY-MM-DD) in tax_year. Where a state's law changes during the year (Washington on 2025-07-01 and 2026-07-01) it picks the law; without it the law in force on 1 January is applied and a note says so.
              */
             date_of_death?: string;
             /**
@@ -7761,13 +7761,13 @@ export interface components {
             state_name: string;
             /** @description Year of death. */
             tax_year: number;
-            /** @description The state's estate tax. Where the state levies none (including the inheritance-tax-only states KY, NE, NJ, PA and Iowa), applies is false, tax is 0 and exemption and cliff are null. */
+            /** @description The state's estate tax. Where the state levies none (including the inheritance-tax-only states KY, NE, NJ, PA and IA), applies is false, tax is 0 and exemption and cliff are null. */
             estate_tax: {
                 /** @description Whether the state levies an estate tax for this death (CT, DC, HI, IL, MA, MD, ME, MN, NY, OR, RI, VT, WA). */
                 applies: boolean;
                 /** @description The state's taxable estate before its exemption, in US dollars: the gross estate less the deductions claimed (marital, state-only QTIP, charitable, debts and expenses), plus the gifts the state adds back (CT all since 2005; MN and NY 3 years; VT 2; ME 1). Illinois: after the deduction of the Illinois tax itself (state_death_tax_deduction), the base its tax is computed on. Where the state has no estate tax, the gross estate less those deductions. */
                 taxable_estate: number;
-                /** @description The state's exemption, exclusion or threshold, in US dollars: CT the federal basic exclusion amount (Conn. Gen. Stat. § 12-391(c)(4)); DC the zero bracket amount; HI the exclusion less adjusted taxable gifts plus the Hawaii DSUE; MD the exemption plus the Maryland DSUE; MA and OR the threshold at or below which no tax is due; WA the applicable exclusion amount. null where the state has no estate tax. */
+                /** @description The state's exemption, exclusion or threshold, in US dollars: CT its exemption amount ($9,100,000 for 2022 deaths; from 2023 the federal basic exclusion amount, Conn. Gen. Stat. § 12-391(c)(4)); DC the zero bracket amount; HI the exclusion less adjusted taxable gifts plus the Hawaii DSUE; MD the exemption plus the Maryland DSUE; MA and OR the threshold at or below which no tax is due; WA the applicable exclusion amount. null where the state has no estate tax. */
                 exemption: number | null;
                 /** @description State estate tax due, in US dollars: for Maryland after the credit for its inheritance tax, for Illinois at the fixed point of its interrelated computation. */
                 tax: number;
@@ -7828,7 +7828,7 @@ export interface components {
             };
             /** @description The state's inheritance tax, beneficiary by beneficiary (KY, MD, NE, NJ, PA). Elsewhere applies is false, beneficiaries is empty and total is 0. */
             inheritance_tax: {
-                /** @description Whether the state levies an inheritance tax for this death (KY, MD, NE, NJ, PA; false for Iowa, repealed). */
+                /** @description Whether the state levies an inheritance tax for this death (KY, MD, NE, NJ, PA; Iowa for deaths before 2025-01-01, false after its repeal). */
                 applies: boolean;
                 /** @description Iowa only: true where its inheritance tax is repealed for the date of death (deaths on or after 2025-01-01, Iowa Code § 450.98). */
                 repealed?: boolean;
@@ -7840,7 +7840,7 @@ export interface components {
                      */
                     relationship: "spouse" | "child" | "grandchild" | "parent" | "sibling" | "niece_nephew" | "unrelated";
                     /**
-                     * @description The beneficiary's class under the state's law. KY (KRS 140.070): A, B, C. NJ (N.J.S.A. 54:34-2): A, C, D. NE (Neb. Rev. Stat. §§ 77-2004 to 77-2006): spouse, 1, 2, 3. PA (72 P.S. § 9116): spouse, lineal, sibling, collateral. MD (Tax-Gen. §§ 7-203, 7-204): exempt or taxable.
+                     * @description The beneficiary's class under the state's law. KY (KRS 140.070): A, B, C. NJ (N.J.S.A. 54:34-2): A, C, D. NE (Neb. Rev. Stat. §§ 77-2004 to 77-2006): spouse, 1, 2, 3. PA (72 P.S. § 9116): spouse, lineal, sibling, collateral. MD (Tax-Gen. §§ 7-203, 7-204): exempt or taxable. IA (Iowa Code § 450.10, deaths before 2025): exempt, B (brothers and sisters), C (others).
                      * @enum {string}
                      */
                     class: "A" | "B" | "C" | "D" | "1" | "2" | "3" | "spouse" | "lineal" | "sibling" | "collateral" | "exempt" | "taxable";
