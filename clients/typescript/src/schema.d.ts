@@ -390,14 +390,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Federal estate tax for a 2026 death, with portability and the domicile state's estate tax
-         * @description Federal estate tax for a 2026 death, with portability and the domicile state's estate tax.
+         * Federal estate tax for a death in 2022 to 2026, with portability and the domicile state's estate tax
+         * @description Federal estate tax for a death in 2022 to 2026, with portability and the domicile state's estate tax.
          *
-         *     Federal estate tax under 26 U.S.C. §§ 2001 and 2010: the tentative tax on the taxable estate plus adjusted taxable gifts, less the gift tax payable and the unified credit on the basic exclusion amount ($15,000,000 for 2026) plus any DSUE; the § 2058 deduction for the domicile state's estate tax (solved with it where the state's tax depends on its own deduction); the domicile state's section; and the DSUE a surviving spouse would receive.
+         *     Federal estate tax under 26 U.S.C. §§ 2001 and 2010: the tentative tax on the taxable estate plus adjusted taxable gifts, less the gift tax payable and the unified credit on the basic exclusion amount of the year of death ($15,000,000 for 2026, $13,990,000 for 2025, back to $12,060,000 for 2022) plus any DSUE, capped by the basic exclusion of the year the deceased spouse died (any year since 2011); the § 2058 deduction for the domicile state's estate tax (solved with it where the state's tax depends on its own deduction); the domicile state's section; and the DSUE a surviving spouse would receive.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026 (400 unsupported_parameter lists the supported years); Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
+         *     It will not answer: Deaths before 2022 or after 2026 (400 unsupported_parameter lists the supported years), and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024), named on decedent_year_of_death; Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -723,11 +723,11 @@ export interface paths {
          * QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT (primary path)
          * @description QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT.
          *
-         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. 2026 deaths; both deaths are taxed under 2026 law.
+         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. First deaths in 2022 to 2026; both deaths are taxed under the law of the year of the first death.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026; the survivor's death is taxed under 2026 law with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -753,11 +753,11 @@ export interface paths {
          * QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT (second path; primary: /estate/optimize-qtip-election)
          * @description QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT.
          *
-         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. 2026 deaths; both deaths are taxed under 2026 law.
+         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. First deaths in 2022 to 2026; both deaths are taxed under the law of the year of the first death.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026; the survivor's death is taxed under 2026 law with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -4189,11 +4189,11 @@ export interface components {
              */
             state_of_domicile: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of death. 2026 is supported.
+             * @description Year of death, 2022 to 2026; each year has its own basic exclusion amount and the domicile state's law of that year.
              * @default 2026
              * @enum {integer}
              */
-            decedent_year_of_death?: 2026;
+            decedent_year_of_death?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description When true (or when a marital deduction is claimed) the result includes the portability section.
              * @default false
@@ -6466,11 +6466,11 @@ export interface components {
              */
             state_of_domicile: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of the first death. 2026 is supported.
+             * @description Year of the first death, 2022 to 2026; its federal and state figures apply to both deaths.
              * @default 2026
              * @enum {integer}
              */
-            decedent_year_of_death?: 2026;
+            decedent_year_of_death?: 2022 | 2023 | 2024 | 2025 | 2026;
             /** @description The first decedent's gross estate, in dollars. */
             gross_estate: number;
             /**
