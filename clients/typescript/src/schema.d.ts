@@ -103,11 +103,11 @@ export interface paths {
          * Canada Pension Plan contributions and retirement pension, Old Age Security pension and its recovery tax, Guaranteed Income Supplement
          * @description Canada Pension Plan contributions and retirement pension, Old Age Security pension and its recovery tax, Guaranteed Income Supplement.
          *
-         *     In Canadian dollars: the year's CPP contributions for an employee or a self-employed person (5.95 % each of employee and employer between the $3,500 basic exemption and the YMPE, $74,600 in 2026, and the second additional contribution of 4 % each up to the YAMPE, $85,000); the CPP retirement pension from a share of the maximum at 65 (or the caller's own estimate), reduced 0.6 % a month before 65 and increased 0.7 % a month after, to 70; the OAS pension for a payment quarter, in 40ths of the years of residence after 18, increased 0.6 % a month of deferral (at most 60 months) and 10 % from 75; the OAS recovery tax, 15 % of net world income over the income year's threshold; and, when gis_income is sent, the Guaranteed Income Supplement for the quarter for a single pensioner or a couple (spouse receiving the OAS pension, the Allowance, or neither), after the earnings exemption.
+         *     In Canadian dollars: the year's CPP contributions (2022 to 2026) for an employee or a self-employed person (5.95 % each of employee and employer, 5.70 % in 2022, between the $3,500 basic exemption and the YMPE, $74,600 in 2026, and from 2024 the second additional contribution of 4 % each up to the YAMPE, $85,000 in 2026); the CPP retirement pension from a share of the maximum at 65 (or the caller's own estimate), reduced 0.6 % a month before 65 and increased 0.7 % a month after, to 70; the OAS pension for a payment quarter, in 40ths of the years of residence after 18, increased 0.6 % a month of deferral (at most 60 months) and 10 % from 75; the OAS recovery tax, 15 % of net world income over the income year's threshold; and, when gis_income is sent, the Guaranteed Income Supplement for the quarter for a single pensioner or a couple (spouse receiving the OAS pension, the Allowance, or neither), after the earnings exemption.
          *
-         *     Years covered (contribution_year): 2026; any other year is refused.
+         *     Years covered (contribution_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Contribution years other than 2026 and OAS and GIS quarters other than those loaded (April 2024 to June 2026); recovery thresholds are loaded for income years 2022 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
+         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to June 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Canadian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -237,7 +237,7 @@ export interface paths {
          *
          *     For a jurisdiction and a date: the minimum wage a covered employer pays under state law and the FLSA together (the higher of the state's rate and the federal $7.25; the federal rate where the state defers to it or has no law), the white-collar exempt salary threshold (the state's where it sets one, else the FLSA's $684 a week), and every rule the jurisdiction's file holds, grouped by topic, each with its value in force on the date, its effective date, its citation and its next change, and which topics are loaded for the jurisdiction since when. Each jurisdiction is one tables file (tables/employment/law/<code>.yaml); a topic absent from it is not loaded, and the coverage says so.
          *
-         *     It will not answer: City and county minimum wage ordinances (every answer for a state that allows local rates says so); Tiers other than the general one in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
+         *     It will not answer: City and county minimum wage ordinances other than the localities loaded (New York City and Long Island-Westchester, Seattle, San Francisco, Los Angeles; every answer lists its jurisdiction's localities and says whether the state allows others); Tiers other than the general one or the locality's in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -423,7 +423,7 @@ export interface paths {
          *
          *     For one flight that was delayed, cancelled or on which the passenger was denied boarding: the great-circle distance between the airports (OurAirports coordinates), the carrier's cause classified by the Court of Justice's case law (extraordinary circumstances), and for each regime whether it scopes the flight in and why: EU261 (€250/€400/€600, with the 50 % reduction of art. 7(2), the three-hour delay of Sturgeon and the notice periods of art. 5(1)(c)), UK261 (£220/£350/£520), US DOT involuntary denied boarding compensation (200 % or 400 % of the one-way fare, capped at $1,075/$2,150 from 22 January 2025) and the Montreal Convention's liability limits in SDR on the flight date, converted at a rate the caller gives. Flights from 17 February 2005.
          *
-         *     It will not answer: Flights before 17 February 2005 (400 unsupported_parameter); Care and assistance (meals, hotels), refunds and re-routing choices (arts. 8-9), upgrades and downgrades (art. 10); package travel claims; national rules other than these four regimes (Canada's APPR, Brazil's, Turkey's SHY); Whether both States are parties to the Montreal Convention, and damages actually proven under it: the answer gives its limits only; Connections are assessed as one journey from the first departure to the final destination; a missed connection on separate bookings is not modelled.
+         *     It will not answer: Flights before 17 February 2005 (400 unsupported_parameter); Care and assistance (meals, hotels), refunds and re-routing choices (arts. 8-9), upgrades and downgrades (art. 10); package travel claims; national rules other than these four regimes (Canada's APPR, Brazil's, Turkey's SHY); Whether both States are parties to the Montreal Convention, and damages actually proven under it: the answer gives its limits only (a claim with a proven loss, cargo by weight and the special declaration are POST /flight/montreal-limits); Connections are assessed as one journey from the first departure to the final destination; a missed connection on separate bookings is not modelled.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -447,9 +447,9 @@ export interface paths {
          * Earliest ANDA submission and approval dates for a listed drug (Hatch-Waxman), from the Orange Book
          * @description Earliest ANDA submission and approval dates for a listed drug (Hatch-Waxman), from the Orange Book.
          *
-         *     For an application of FDA's Orange Book (an NDA, "N021436" or "021436"): its exclusivities and listed patents as the Orange Book lists them, and from them and the generic applicant's facts the earliest date an ANDA may be submitted (NCE exclusivity: 5 years from the NDA's approval, 4 with a paragraph IV certification, 6 months more with pediatric exclusivity) and the earliest date its approval may take effect: the latest of the exclusivities (NCE, orphan 7 years, 3-year new clinical investigation, pediatric, GAIN), the listed patents' expiry (with their pediatric extension) unless the applicant certifies paragraph IV, the 30-month stay (to 7.5 years from approval under NCE exclusivity) and the first applicant's 180-day exclusivity; each barrier with its citation. Answers from a curated extract of the Orange Book (40 applications, as of September 2025): every answer states its coverage, and an application it lacks is "not found in a data set of N records", never "no patents".
+         *     For an application of FDA's Orange Book (an NDA, "N021436" or "021436"): its exclusivities and listed patents as the Orange Book lists them, and from them and the generic applicant's facts the earliest date an ANDA may be submitted (NCE exclusivity: 5 years from the NDA's approval, 4 with a paragraph IV certification, 6 months more with pediatric exclusivity) and the earliest date its approval may take effect: the latest of the exclusivities (NCE, orphan 7 years, 3-year new clinical investigation, pediatric, GAIN), the listed patents' expiry (with their pediatric extension) unless the applicant certifies paragraph IV, the 30-month stay (to 7.5 years from approval under NCE exclusivity) and the first applicant's 180-day exclusivity; each barrier with its citation. Answers from a curated extract of the Orange Book (40 applications, as of September 2025): every answer states its coverage, and an application it lacks is "not found in a data set of N records", never "no patents". What-if: with facts "supplied", the caller gives the NDA's approval date and the exclusivity and patent rows as the Orange Book would list them (for an application the extract lacks, or other facts), and the same rules give the dates, labelled as computed from supplied facts.
          *
-         *     It will not answer: Applications not in the extract: the answer says so and points to FDA's Orange Book search; the full book loads with tools/data/orange-book.ts; Carve-outs: the dates assume the ANDA seeks the listed drug's full labeling; a section viii statement that omits a protected use or a method-of-use patent may allow earlier approval; Patent litigation outcomes other than a court decision ending the stay, settlements, patent term extensions not yet in the Orange Book, 505(b)(2) applications, biologics (BPCIA), and the forfeiture events themselves (send first_applicant_forfeited); Patent status (term adjustment, maintenance fees): /patent/status.
+         *     It will not answer: Applications not in the extract, unless the caller supplies their facts (facts: supplied): the answer says so and points to FDA's Orange Book search; the full book loads with tools/data/orange-book.ts; Carve-outs: the dates assume the ANDA seeks the listed drug's full labeling; a section viii statement that omits a protected use or a method-of-use patent may allow earlier approval; Patent litigation outcomes other than a court decision ending the stay, settlements, patent term extensions not yet in the Orange Book, 505(b)(2) applications, biologics (BPCIA), and the forfeiture events themselves (send first_applicant_forfeited); Patent status (term adjustment, maintenance fees): /patent/status.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -602,6 +602,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flight/montreal-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Montreal Convention 1999 liability limit for a claim (death or injury, delay, baggage, cargo per kg), capped by the damage proven
+         * @description Montreal Convention 1999 liability limit for a claim (death or injury, delay, baggage, cargo per kg), capped by the damage proven.
+         *
+         *     For one claim under the Montreal Convention 1999: the limit in Special Drawing Rights in force on the date of the event, as revised by ICAO under art. 24 (from 4 November 2003, 30 December 2009, 28 December 2019 and 28 December 2024): death or bodily injury (art. 21: strict liability up to 100,000 / 113,100 / 128,821 / 151,880 SDR, no upper limit beyond it unless the carrier proves it was not negligent), delay of passengers (art. 22(1): 4,150 / 4,694 / 5,346 / 6,303 SDR per passenger), baggage (art. 22(2): 1,000 / 1,131 / 1,288 / 1,519 SDR per passenger) and cargo (art. 22(3): 17 / 19 / 22 / 26 SDR per kilogramme of the packages concerned); a special declaration of interest replaces the baggage or cargo limit, and intent or recklessness lifts the delay and baggage limits (art. 22(5)). With a damage proven and an SDR rate, what the carrier owes: the damage, capped by the limit or the sum declared; for death or injury above the threshold, both outcomes of the carrier's art. 21(2) defence until it is known.
+         *
+         *     It will not answer: Whether both States are parties to the Convention (art. 1(2)), and whether the carrier is liable at all (arts. 17-20): the answer caps a damage the caller says is proven; The Warsaw Convention and its protocols, and carriage outside the Convention; the carrier's own conditions of carriage where they give more (art. 25); Events before 4 November 2003, when the Convention entered into force (400 unsupported_parameter).
+         *
+         *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
+         */
+        post: operations["montreal_convention_limits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/patent/calculate-expiration": {
         parameters: {
             query?: never;
@@ -669,9 +695,9 @@ export interface paths {
          *
          *     For a defined-benefit offer (a monthly annuity, single life or joint and 50% survivor, starting at a whole age, with a COLA if any, against a lump sum): the minimum lump sum under 26 U.S.C. § 417(e)(3) at the segment rates of the lookback month and the applicable mortality table (IRS Notice 2025-40 for 2026); the interest rate at which the annuity's expected present value equals the lump sum; the expected present value at the caller's discount rate; how many months of payments add up to the lump sum and the age then (undiscounted); and the PBGC maximum monthly guarantee for a single-employer plan terminating in the year given, at the age at benefit start and for the form (ERISA § 4022(b)(3); 29 CFR 4022.22-.23), with a note when the annuity exceeds it.
          *
-         *     Years covered (termination_year): 2025, 2026; any other year is refused.
+         *     Years covered (termination_year): 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Lookback months other than those loaded (August 2025 to April 2026), annuity starting years other than 2026 (the 2026 mortality table), and deferred annuities (the annuity starts at the age given, on the valuation date); Termination years other than 2025 and 2026, and benefit start ages below 45 or above 65 (400 unsupported_parameter); Survivor percentages other than 50%, period-certain forms, and, for the PBGC maximum, spouses of different ages (the 0.9 factor is PBGC's same-age one), multiemployer plans, the phase-in of recent benefit increases and the other guarantee limits (29 CFR 4022.24-.25); A plan's own actuarial equivalence (a plan may pay more than the § 417(e)(3) minimum) and the tax on the distribution.
+         *     It will not answer: Lookback months other than those loaded (August 2025 to April 2026), annuity starting years other than 2026 (the 2026 mortality table), and deferred annuities (the annuity starts at the age given, on the valuation date); Termination years other than 2023 to 2026, and benefit start ages below 45, 66 to 74, above 75, and 75 before 2025 (400 unsupported_parameter): PBGC's rows above 65 other than 75 were not in the sources reached; Survivor percentages other than 50%, period-certain forms, and, for the PBGC maximum, spouses of different ages (the 0.9 factor is PBGC's same-age one), multiemployer plans, the phase-in of recent benefit increases and the other guarantee limits (29 CFR 4022.24-.25); A plan's own actuarial equivalence (a plan may pay more than the § 417(e)(3) minimum) and the tax on the distribution.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -945,7 +971,7 @@ export interface paths {
          *
          *     For one financial year (1 July to 30 June, written "2025-26"): the superannuation guarantee on the ordinary time earnings of each quarter, up to the maximum contribution base a quarter (SGAA 1992 s 15, s 19); the concessional cap with unused cap of the five previous years carried forward when the total super balance on the prior 30 June is under $500,000 (ITAA 1997 s 291-20); the non-concessional cap and the bring-forward by total super balance (s 292-85); Division 293 tax; the government co-contribution; the low income super tax offset; and excess contributions with what happens to them. Amounts in Australian dollars.
          *
-         *     It will not answer: Financial years other than those loaded (2024-25 and 2025-26): 400 unsupported_parameter lists them; A bring-forward period already running from an earlier year, age limits (co-contribution under 71, bring-forward under 75), defined benefit interests, the transfer balance cap on pensions, spouse contributions and their offset, and the first home super saver scheme.
+         *     It will not answer: Financial years other than those loaded (2017-18 to 2025-26): 400 unsupported_parameter lists them. Before 2022-23 the $450 monthly wage threshold of the superannuation guarantee is not applied (quarters are sent, not months); a note says so; A bring-forward period already running from an earlier year, age limits (co-contribution under 71, bring-forward under 75), defined benefit interests, the transfer balance cap on pensions, spouse contributions and their offset, and the first home super saver scheme.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Australian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -1313,6 +1339,8 @@ export interface components {
                  * @default 12
                  */
                 running_slope_run_per_rise?: number;
+                /** @description Clear width of the ramp's runs between handrails, in inches: at least 36 (§ 405.5). Its landings must be at least as wide (§ 405.7.2). Default: the 36-inch minimum. */
+                clear_width_inches?: number;
                 /**
                  * @description Whether the ramp turns at its intermediate landings (each then 60 by 60 inches, § 405.7.4). Default false (a straight ramp).
                  * @default false
@@ -1471,10 +1499,14 @@ export interface components {
                 top_landing_length_inches: number;
                 /** @description Minimum length of each intermediate landing (§ 405.7.3; where the ramp turns, § 405.7.4); null with a single run. */
                 intermediate_landing_length_inches: number | null;
-                /** @description Minimum width of a landing where the ramp turns (§ 405.7.4); null for a straight ramp or a single run. */
+                /** @description Minimum clear width of the top landing: at least as wide as the widest run leading to it (§ 405.7.2), the run's clear_width_inches or the 36-inch minimum of § 405.5. */
+                top_landing_width_inches: number;
+                /** @description Minimum clear width of each intermediate landing: the runs' width (§ 405.7.2), and where the ramp turns at least 60 inches (§ 405.7.4); null with a single run. */
                 intermediate_landing_width_inches: number | null;
                 /** @description Minimum length of the bottom landing (§ 405.7.3; CBC § 11B-405.7.3: 72). */
                 bottom_landing_length_inches: number;
+                /** @description Minimum clear width of the bottom landing: at least as wide as the widest run leading to it (§ 405.7.2). */
+                bottom_landing_width_inches: number;
                 /** @description Length of the ramp along its path: runs and minimum landings. */
                 total_length_inches: number;
                 /** @description The same in feet. */
@@ -1881,11 +1913,11 @@ export interface components {
         };
         estimate_canadian_retirement_benefit_request: {
             /**
-             * @description Calendar year of the CPP contributions and of the CPP maximum at 65. 2026 is supported. Default: 2026.
+             * @description Calendar year of the CPP contributions and of the CPP maximum at 65. 2022 to 2026 are supported (no CPP2 before 2024). Default: 2026.
              * @default 2026
              * @enum {integer}
              */
-            contribution_year?: 2026;
+            contribution_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Pensionable employment or self-employment earnings for the year, in Canadian dollars. Default: 0.
              * @default 0
@@ -1911,7 +1943,7 @@ export interface components {
              */
             cpp_start_extra_months?: number;
             /**
-             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2024-Q2 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
+             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
              * @default 2026-Q1
              */
             oas_quarter?: string;
@@ -1935,7 +1967,7 @@ export interface components {
             /** @description Net world income for income_year, in Canadian dollars, including the OAS pension; when sent, the recovery tax is computed. */
             net_world_income?: number;
             /**
-             * @description Income year of net_world_income (2022 to 2026 loaded). Default: 2026.
+             * @description Income year of net_world_income (2018 to 2026 loaded). Default: 2026.
              * @default 2026
              */
             income_year?: number;
@@ -2019,7 +2051,7 @@ export interface components {
                 deferral_months: number;
                 /** @description 0.6 % per month of deferral (s. 7.1). */
                 deferral_increase: number;
-                /** @description 0.10 from age 75, else 0. */
+                /** @description 0.10 from age 75 for quarters from July 2022, else 0. */
                 age_increase: number;
                 /** @description Monthly pension. */
                 monthly: number;
@@ -2141,7 +2173,7 @@ export interface components {
             other_parent_income?: number;
             /**
              * @description Period of the incomes sent. Default monthly. They are converted (twelve months a year) to the state's own period: monthly for Texas and Wisconsin, annual for New York.
-             * @default 'monthly'
+             * @default monthly
              * @enum {string}
              */
             income_period?: "monthly" | "annual";
@@ -3085,6 +3117,8 @@ export interface components {
             date: string;
             /** @description Topics to list under topics: minimum_wage, overtime, paid_sick_leave, non_compete, pay_transparency. Default all. minimum_wage, exempt_salary and coverage are always given. */
             topics?: string[];
+            /** @description A place within the state that the state's law (or a city ordinance the state leaves room for) gives its own figures: for NY new_york_city or long_island_westchester (Nassau, Suffolk and Westchester), for WA seattle, for CA san_francisco or los_angeles; any case, spaces or underscores. minimum_wage and exempt_salary are then the locality's (the exempt salary the state's general one where the law sets none for the place). Absent: the general figures. An unknown locality is refused with the list of those loaded. */
+            locality?: string;
         } & {
             topics?: unknown;
         };
@@ -3093,10 +3127,14 @@ export interface components {
             jurisdiction: string;
             /** @description The date, as sent. */
             date: string;
-            /** @description The general adult non-tipped minimum wage on the date (the tier the state's law treats as the default). */
+            /** @description The locality answered for (lower case, words joined by _); null for the general figures. */
+            locality: string | null;
+            /** @description The localities the jurisdiction's file sets figures for (send one as locality). */
+            localities: string[];
+            /** @description The general adult non-tipped minimum wage on the date (the tier the state's law treats as the default, or the locality's where one is sent). */
             minimum_wage: {
                 /** @description The hourly rate a covered employer must pay under state law and the FLSA together, in US dollars: the higher of the state's rate and the federal rate (the federal rate where the state defers to it or has none). */
-                hourly: number;
+                hourly: unknown;
                 /** @description The state's own rate in US dollars an hour; null where it has none loaded (and for US). */
                 state_rate: number | null;
                 /** @description Effective date of the binding rate's value (the state's where it binds, else the federal). */
@@ -3109,7 +3147,7 @@ export interface components {
                 /** @description The FLSA minimum wage on the date, in US dollars an hour (29 U.S.C. § 206(a)(1)). */
                 federal_rate: number;
             };
-            /** @description The white-collar (executive, administrative, professional) exempt salary threshold on the date: the general figure, not a tier. */
+            /** @description The white-collar (executive, administrative, professional) exempt salary threshold on the date: the general figure, or the locality's where one is sent and the law sets one for it. */
             exempt_salary: {
                 /** @description Weekly threshold in US dollars; null where the law sets none. */
                 weekly: number | null;
@@ -3122,6 +3160,8 @@ export interface components {
                  * @enum {string}
                  */
                 basis: "state_threshold" | "federal";
+                /** @description Whether the threshold is the locality's own (New York City, Long Island and Westchester); false for the general figure. */
+                locality: boolean;
             };
             /** @description Each loaded topic asked for, with every rule of the jurisdiction's file in that topic. */
             topics: {
@@ -4387,6 +4427,12 @@ export interface components {
              * @enum {string}
              */
             extraordinary_cause?: "none" | "technical_defect" | "hidden_manufacturing_defect" | "bird_strike" | "runway_foreign_object" | "ground_equipment_collision" | "strike_own_staff" | "wildcat_strike_own_staff" | "strike_external" | "air_traffic_management" | "weather" | "airspace_closure" | "security_risk" | "unruly_passenger";
+            /**
+             * @description With an extraordinary_cause: whether the carrier's art. 5(3) defence (the circumstance caused the disruption and could not have been avoided even if all reasonable measures had been taken; the carrier must prove it) is established (nothing is due), not_established (the amount is due), disputed or not_known (default: the answer gives both outcomes, with entitled and amount null). established is refused for denied boarding (C-22/11 Finnair) and for a cause that is not extraordinary.
+             * @default not_known
+             * @enum {string}
+             */
+            carrier_defence?: "not_known" | "disputed" | "established" | "not_established";
             /** @description US denied boarding only: the one-way fare to the destination or first stopover, with surcharges and air transportation taxes, less discounts (14 CFR 250.5(c)), in US dollars. */
             one_way_fare_usd?: number;
             /** @description Units of sdr_exchange_currency per Special Drawing Right, to convert the Montreal Convention limits (the IMF publishes the daily value). Without it the limits are given in SDR only. */
@@ -4466,8 +4512,8 @@ export interface components {
                      * @enum {string}
                      */
                     currency: "EUR" | "GBP";
-                    /** @description Whether the facts give a right to compensation (before any defence of the carrier). */
-                    entitled: boolean;
+                    /** @description Whether compensation is owed on the facts and the state of the carrier's art. 5(3) defence; null while that defence is open (an extraordinary cause with carrier_defence disputed or not_known): outcomes then gives both answers. */
+                    entitled: boolean | null;
                     /**
                      * @description Distance band of art. 7(1).
                      * @enum {string}
@@ -4477,10 +4523,32 @@ export interface components {
                     full_amount: number;
                     /** @description Whether the carrier may reduce it by 50 % (art. 7(2): arrival within 2, 3 or 4 hours by band). */
                     reduction_applies: boolean;
-                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled. */
-                    amount: number;
-                    /** @description Whether the carrier escapes payment by proving the extraordinary circumstance claimed could not have been avoided (art. 5(3)). */
+                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled or when the carrier established its defence; null while the defence is open (see outcomes). */
+                    amount: number | null;
+                    /** @description Whether the art. 5(3) defence is open to the carrier: the facts give a right to compensation, the cause is an extraordinary circumstance and the disruption is not denied boarding. */
                     extraordinary_circumstances_defence: boolean;
+                    /**
+                     * @description The carrier's art. 5(3) defence as applied: carrier_defence as sent where the defence is open to the carrier, else not_available.
+                     * @enum {string}
+                     */
+                    carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+                    /** @description Present when the defence is open to the carrier: what is due if the carrier establishes it and if it does not. */
+                    outcomes?: {
+                        /** @description The carrier proves the extraordinary circumstance and that all reasonable measures could not have avoided it: nothing is due. */
+                        if_defence_established: {
+                            /** @description Always false. */
+                            entitled: boolean;
+                            /** @description Always 0. */
+                            amount: number;
+                        };
+                        /** @description The carrier does not prove it: the compensation of the band, after any art. 7(2) reduction. */
+                        if_defence_fails: {
+                            /** @description Whether compensation is then owed. */
+                            entitled: boolean;
+                            /** @description The amount then owed, in the currency. */
+                            amount: number;
+                        };
+                    };
                     /** @description What the passenger must still be able to show. */
                     passenger_must_show: string[];
                 };
@@ -4503,8 +4571,8 @@ export interface components {
                      * @enum {string}
                      */
                     currency: "EUR" | "GBP";
-                    /** @description Whether the facts give a right to compensation (before any defence of the carrier). */
-                    entitled: boolean;
+                    /** @description Whether compensation is owed on the facts and the state of the carrier's art. 5(3) defence; null while that defence is open (an extraordinary cause with carrier_defence disputed or not_known): outcomes then gives both answers. */
+                    entitled: boolean | null;
                     /**
                      * @description Distance band of art. 7(1).
                      * @enum {string}
@@ -4514,10 +4582,32 @@ export interface components {
                     full_amount: number;
                     /** @description Whether the carrier may reduce it by 50 % (art. 7(2): arrival within 2, 3 or 4 hours by band). */
                     reduction_applies: boolean;
-                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled. */
-                    amount: number;
-                    /** @description Whether the carrier escapes payment by proving the extraordinary circumstance claimed could not have been avoided (art. 5(3)). */
+                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled or when the carrier established its defence; null while the defence is open (see outcomes). */
+                    amount: number | null;
+                    /** @description Whether the art. 5(3) defence is open to the carrier: the facts give a right to compensation, the cause is an extraordinary circumstance and the disruption is not denied boarding. */
                     extraordinary_circumstances_defence: boolean;
+                    /**
+                     * @description The carrier's art. 5(3) defence as applied: carrier_defence as sent where the defence is open to the carrier, else not_available.
+                     * @enum {string}
+                     */
+                    carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+                    /** @description Present when the defence is open to the carrier: what is due if the carrier establishes it and if it does not. */
+                    outcomes?: {
+                        /** @description The carrier proves the extraordinary circumstance and that all reasonable measures could not have avoided it: nothing is due. */
+                        if_defence_established: {
+                            /** @description Always false. */
+                            entitled: boolean;
+                            /** @description Always 0. */
+                            amount: number;
+                        };
+                        /** @description The carrier does not prove it: the compensation of the band, after any art. 7(2) reduction. */
+                        if_defence_fails: {
+                            /** @description Whether compensation is then owed. */
+                            entitled: boolean;
+                            /** @description The amount then owed, in the currency. */
+                            amount: number;
+                        };
+                    };
                     /** @description What the passenger must still be able to show. */
                     passenger_must_show: string[];
                 };
@@ -4671,13 +4761,66 @@ export interface components {
              * @default false
              */
             first_applicant_forfeited?: boolean;
+            /**
+             * @description orange_book (default): the extract's rows for the application. supplied: a what-if on the caller's facts: nda_approval_date (required), exclusivities and patents as the Orange Book would list them, and the paragraph IV facts; the extract is not read for the application, and the answer is labelled as computed from supplied facts.
+             * @default orange_book
+             * @enum {string}
+             */
+            facts?: "orange_book" | "supplied";
+            /** @description With facts supplied: the application's exclusivities, each as the Orange Book lists it (code such as NCE, ODE-123, I-900, PED, GAIN, and the date it expires). An NCE row may leave out the date: 5 years after nda_approval_date. */
+            exclusivities?: {
+                /** @description Orange Book exclusivity code: NCE, ODE-123, I-900, M-14, NP, NS, PED, GAIN… */
+                code: string;
+                /**
+                 * Format: date
+                 * @description Date the exclusivity expires (YYYY-MM-DD); required except for NCE.
+                 */
+                expires?: string;
+                /**
+                 * @description Orange Book product number (default 001).
+                 * @default 001
+                 */
+                product_no?: string;
+            }[];
+            /** @description With facts supplied: the patents listed for the application (paragraph III: each bars approval until it expires; paragraph IV: the stay applies instead). */
+            patents?: {
+                /** @description Patent number. */
+                patent_no: string;
+                /**
+                 * Format: date
+                 * @description Date the patent expires, as listed (YYYY-MM-DD).
+                 */
+                expires: string;
+                /**
+                 * @description Orange Book product number (default 001).
+                 * @default 001
+                 */
+                product_no?: string;
+                /**
+                 * @description true when the patent claims only a method of use (a section viii carve-out may avoid it); default false (drug substance or product).
+                 * @default false
+                 */
+                method_of_use_only?: boolean;
+                /** @description The use code of a method-of-use patent (U-123). */
+                use_code?: string;
+                /**
+                 * @description true when pediatric exclusivity attaches to the patent: a *PED row 6 months after it (21 U.S.C. § 355a(c)).
+                 * @default false
+                 */
+                pediatric_exclusivity?: boolean;
+            }[];
         };
         get_generic_entry_date_result: {
             /** @description The application as the Orange Book keys it (N or A and six digits). */
             application_number: string;
-            /** @description Whether the data set holds any row for the application. false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
+            /** @description Whether the data set holds any row for the application (with facts supplied too). false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
             found: boolean;
-            /** @description What the data set holds for the application, or that it was not found in a data set of N records as of a date, with the official lookup. */
+            /**
+             * @description Where the rows came from: orange_book (the extract) or supplied (a what-if on the caller's facts).
+             * @enum {string}
+             */
+            facts: "orange_book" | "supplied";
+            /** @description What the data set holds for the application, or that it was not found in a data set of N records as of a date, with the official lookup; with facts supplied, that the dates are computed from them. */
             message: string;
             /**
              * Format: date
@@ -5553,6 +5696,160 @@ export interface components {
              */
             tier: "beta" | "verified";
         };
+        montreal_convention_limits_request: {
+            /**
+             * Format: date
+             * @description Date of the event that caused the damage (the accident, the delayed arrival, the loss or damage of the baggage or cargo), YYYY-MM-DD: the limits in force that day. From 2003-11-04.
+             */
+            event_date: string;
+            /**
+             * @description What the claim is for: death_or_injury of a passenger (art. 21), delay of a passenger (art. 22(1)), baggage destroyed, lost, damaged or delayed (art. 22(2)), or cargo destroyed, lost, damaged or delayed (art. 22(3)).
+             * @enum {string}
+             */
+            claim: "death_or_injury" | "delay" | "baggage" | "cargo";
+            /** @description The damage proven, in sdr_exchange_currency (requires sdr_exchange_rate). Absent: the limits only. */
+            proven_loss?: number;
+            /** @description Cargo only (required): total weight in kilogrammes of the package or packages concerned, or of all the packages of the same air waybill whose value the loss affects (art. 22(4)). */
+            cargo_weight_kg?: number;
+            /** @description Baggage or cargo only: the sum of a special declaration of interest in delivery at destination made when the baggage or package was handed over (and any supplementary sum paid), in sdr_exchange_currency. It replaces the limit (art. 22(2), (3)). */
+            declared_value?: number;
+            /**
+             * @description Delay or baggage: true when the damage resulted from an act or omission of the carrier, its servants or agents, done with intent to cause damage or recklessly and with knowledge that damage would probably result; the limit then does not apply (art. 22(5)). Default false. It does not lift the cargo limit.
+             * @default false
+             */
+            wilful_misconduct?: boolean;
+            /**
+             * @description Death or injury only: whether the carrier has proved that the damage was not due to its negligence or other wrongful act or omission, or was due solely to a third party's (art. 21(2)), which frees it from the damage above the threshold. Default not_known: the answer gives both outcomes.
+             * @default not_known
+             * @enum {string}
+             */
+            carrier_defence?: "not_known" | "disputed" | "established" | "not_established";
+            /** @description Units of sdr_exchange_currency per Special Drawing Right (the IMF publishes the daily value; art. 23(1) takes its value on the date of judgment). Required with proven_loss or declared_value. */
+            sdr_exchange_rate?: number;
+            /** @description ISO 4217 code of the currency of sdr_exchange_rate, proven_loss and declared_value (EUR, GBP, USD, …). */
+            sdr_exchange_currency?: string;
+        } & (unknown & unknown);
+        montreal_convention_limits_result: {
+            /** @description Date of the event, as sent. */
+            event_date: string;
+            /** @description The claim, as sent. */
+            claim: string;
+            /**
+             * @description The article that limits the claim.
+             * @enum {string}
+             */
+            article: "art. 21" | "art. 22(1)" | "art. 22(2)" | "art. 22(3)";
+            /**
+             * Format: date
+             * @description The day the limits applied took effect: the Convention's entry into force (2003-11-04) or an ICAO revision under art. 24 (2009-12-30, 2019-12-28, 2024-12-28).
+             */
+            limits_in_force_since: string;
+            /** @description The limit in Special Drawing Rights. */
+            limit: {
+                /**
+                 * @description Special Drawing Rights.
+                 * @enum {string}
+                 */
+                unit: "SDR";
+                /**
+                 * @description What sets the ceiling: the per-passenger limit (delay, baggage), the per-kilogramme limit (cargo), a special declaration of interest, no limit (art. 22(5)), or for death or injury the threshold of strict liability (no upper limit).
+                 * @enum {string}
+                 */
+                basis: "per_passenger" | "per_kilogram" | "special_declaration" | "unlimited_wilful_misconduct" | "strict_liability_threshold";
+                /** @description The limit in SDR (cargo: per kilogramme times the weight); null for death or injury, and where art. 22(5) lifts the limit. With a special declaration the limit is shown but the sum declared replaces it. */
+                amount: number | null;
+                /** @description Cargo: SDR per kilogramme (art. 22(3)); null otherwise. */
+                per_kilogram: number | null;
+                /** @description Cargo: the weight taken (art. 22(4)); null otherwise. */
+                weight_kg: number | null;
+                /** @description Death or injury: the damages up to which the carrier cannot exclude or limit its liability (art. 21(1)); null otherwise. */
+                strict_liability_threshold: number | null;
+            };
+            /** @description Present when sdr_exchange_rate was sent: the limits in that currency, to the cent. */
+            converted?: {
+                /** @description sdr_exchange_currency as sent. */
+                currency: string;
+                /** @description The rate as sent. */
+                rate_per_sdr: number;
+                /** @description The limit converted; null where there is none. */
+                limit: number | null;
+                /** @description Death or injury: the threshold converted. */
+                strict_liability_threshold: number | null;
+                /** @description The sum declared, where a special declaration replaces the limit. */
+                declared_value: number | null;
+                /** @description The most the carrier owes: the sum declared, else the limit; null where none applies (death or injury, art. 22(5)). */
+                ceiling: number | null;
+            };
+            /** @description Present when proven_loss was sent: what the carrier owes on it. */
+            claim_amount?: {
+                /** @description The currency of the amounts. */
+                currency: string;
+                /** @description The damage proven, as sent. */
+                proven_loss: number;
+                /** @description Whether the ceiling cut the damage proven. */
+                capped: boolean;
+                /** @description What the carrier owes: the damage proven, capped by the ceiling; for death or injury above the threshold, null while the carrier's art. 21(2) defence is open (see outcomes). */
+                recoverable: number | null;
+                /**
+                 * @description The art. 21(2) defence as applied: carrier_defence as sent where the damage exceeds the threshold of a death or injury claim, else not_available.
+                 * @enum {string}
+                 */
+                carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+            };
+            /** @description Death or injury with a damage above the threshold: what the carrier owes if it establishes its art. 21(2) defence (the damage up to the threshold) and if it does not (the whole damage). */
+            outcomes?: {
+                /** @description The damage up to the threshold, in the currency. */
+                if_defence_established: number;
+                /** @description The whole damage proven, in the currency. */
+                if_defence_fails: number;
+            };
+            /** @description Why, in plain words. */
+            reasons: string[];
+            /** @description Assumptions and caveats in plain words, including any figure that could not be verified against a primary source. */
+            notes: string[];
+            /** @description Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out. */
+            explanation?: {
+                /** @description Rule set the step belongs to. */
+                rule_set: string;
+                /** @description Name of the formula in that rule set. */
+                step: string;
+                /** @description The formula's label in plain words, where it has one. */
+                label?: string;
+                /** @description The step's value: a number, text, boolean, date (YYYY-MM-DD), list, object or null. */
+                value: unknown;
+                /** @description Table entries the step read. */
+                parameters: {
+                    /** @description Table entry read. */
+                    id: string;
+                    /**
+                     * Format: date
+                     * @description Date from which the value read is in force.
+                     */
+                    effective_date: string;
+                    /** @description The number read, as exact decimal text (absent for a schedule, lookup or text). */
+                    value?: string;
+                }[];
+                /** @description Titles of the statutes and sources the step cites. */
+                citations: string[];
+            }[];
+        };
+        montreal_convention_limits_response: {
+            result: components["schemas"]["montreal_convention_limits_result"];
+            /**
+             * Format: date
+             * @description The newest as-of date of the data this answer used.
+             */
+            data_as_of: string;
+            /** @description Version of the formulas that computed the answer. */
+            formula_version: string;
+            /** @description The statutes, regulations and tables this evaluation actually used, in a stable order. */
+            citations: string[];
+            /**
+             * @description beta: checked against golden cases, not yet independently verified.
+             * @enum {unknown}
+             */
+            tier: "beta" | "verified";
+        };
         calculate_patent_expiration_request: {
             /**
              * @description Kind of patent. Default utility. Plant patents have the utility term and owe no maintenance fees (35 U.S.C. § 41(b)(3)).
@@ -6095,12 +6392,12 @@ export interface components {
         };
         compare_pension_lump_sum_request: {
             /**
-             * @description Calendar year the plan terminates (or the employer entered bankruptcy), which picks PBGC's maximum guarantee table. 2025 and 2026 are supported. Default: 2026.
+             * @description Calendar year the plan terminates (or the employer entered bankruptcy), which picks PBGC's maximum guarantee table. 2023 to 2026 are supported. Default: 2026.
              * @default 2026
              * @enum {integer}
              */
-            termination_year?: 2025 | 2026;
-            /** @description The participant's whole age when the annuity starts, in years; PBGC's age adjustment is loaded for ages 45 to 65. */
+            termination_year?: 2023 | 2024 | 2025 | 2026;
+            /** @description The participant's whole age when the annuity starts, in years; PBGC's age adjustment is loaded for ages 45 to 65, and 75 for termination years from 2025. */
             age_at_benefit_start: number;
             /**
              * @description The annuity offered: single_life (straight life annuity) or joint_and_50_survivor (50% to a surviving spouse of the same age). Default: single_life.
@@ -7521,10 +7818,7 @@ export interface components {
              * @description The date the disability began (YYYY-MM-DD), from 1987-10-01; credits are counted to the end of its calendar quarter.
              */
             onset_date: string;
-            /**
-             * @description Covered (Social Security) earnings by calendar year, 1978 to the year of onset; years without earnings may be left out.
-             * @default []
-             */
+            /** @description Covered (Social Security) earnings by calendar year, 1978 to the year of onset; years without earnings may be left out. */
             earnings: {
                 /** @description Calendar year, 1978 to the year of onset. */
                 year: number;
@@ -7920,10 +8214,7 @@ export interface components {
             tier: "beta" | "verified";
         };
         calculate_super_contributions_request: {
-            /**
-             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2024-25 and 2025-26.
-             * @default '2025-26'
-             */
+            /** @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2017-18 to 2025-26. */
             financial_year: string;
             /** @description Ordinary time earnings of each quarter of the year from one employer, July-September first, in Australian dollars. Default none: no superannuation guarantee. */
             ordinary_time_earnings?: number[];
@@ -7942,7 +8233,7 @@ export interface components {
              * @default 0
              */
             total_super_balance?: number;
-            /** @description Unused concessional cap of each of up to five previous years (from 2018-19), in Australian dollars, as the ATO shows it. Default none. */
+            /** @description Unused concessional cap of each of up to five previous years (from 2018-19: one in 2019-20, none in 2017-18 and 2018-19), in Australian dollars, as the ATO shows it. Default none. */
             unused_concessional_cap?: number[];
             /**
              * @description The person's income for the year in Australian dollars: total income for the co-contribution, adjusted taxable income for LISTO, income for surcharge purposes less reportable super contributions for Division 293. Default 0.
@@ -9884,6 +10175,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["calculate_ira_basis_and_conversion_response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    montreal_convention_limits: {
+        parameters: {
+            query?: {
+                /** @description true adds result.explanation: each step with its value, the parameters it read and its citation. */
+                explain?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_date": "2026-03-02",
+                 *       "claim": "cargo",
+                 *       "cargo_weight_kg": 40,
+                 *       "proven_loss": 2500,
+                 *       "sdr_exchange_rate": 1.36,
+                 *       "sdr_exchange_currency": "USD"
+                 *     }
+                 */
+                "application/json": components["schemas"]["montreal_convention_limits_request"];
+            };
+        };
+        responses: {
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["montreal_convention_limits_response"];
                 };
             };
             400: components["responses"]["BadRequest"];
