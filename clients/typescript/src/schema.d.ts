@@ -43,11 +43,11 @@ export interface paths {
          * Annual gift exclusion optimizer for a donor or a married couple splitting gifts (primary path)
          * @description Annual gift exclusion optimizer for a donor or a married couple splitting gifts.
          *
-         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Years 2025 and 2026.
+         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Every year from 2011 (the year the gift and estate exclusions were unified, with portability) to 2026.
          *
-         *     Years covered (tax_year): 2025, 2026; any other year is refused.
+         *     Years covered (tax_year): 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2025 and 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
+         *     It will not answer: Years before 2011 or after 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -73,11 +73,11 @@ export interface paths {
          * Annual gift exclusion optimizer for a donor or a married couple splitting gifts (second path; primary: /estate/optimize-annual-gifts)
          * @description Annual gift exclusion optimizer for a donor or a married couple splitting gifts.
          *
-         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Years 2025 and 2026.
+         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Every year from 2011 (the year the gift and estate exclusions were unified, with portability) to 2026.
          *
-         *     Years covered (tax_year): 2025, 2026; any other year is refused.
+         *     Years covered (tax_year): 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2025 and 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
+         *     It will not answer: Years before 2011 or after 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -390,14 +390,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Federal estate tax for a 2026 death, with portability and the domicile state's estate tax
-         * @description Federal estate tax for a 2026 death, with portability and the domicile state's estate tax.
+         * Federal estate tax for a death in 2022 to 2026, with portability and the domicile state's estate tax
+         * @description Federal estate tax for a death in 2022 to 2026, with portability and the domicile state's estate tax.
          *
-         *     Federal estate tax under 26 U.S.C. §§ 2001 and 2010: the tentative tax on the taxable estate plus adjusted taxable gifts, less the gift tax payable and the unified credit on the basic exclusion amount ($15,000,000 for 2026) plus any DSUE; the § 2058 deduction for the domicile state's estate tax (solved with it where the state's tax depends on its own deduction); the domicile state's section; and the DSUE a surviving spouse would receive.
+         *     Federal estate tax under 26 U.S.C. §§ 2001 and 2010: the tentative tax on the taxable estate plus adjusted taxable gifts, less the gift tax payable and the unified credit on the basic exclusion amount of the year of death ($15,000,000 for 2026, $13,990,000 for 2025, back to $12,060,000 for 2022) plus any DSUE, capped by the basic exclusion of the year the deceased spouse died (any year since 2011); the § 2058 deduction for the domicile state's estate tax (solved with it where the state's tax depends on its own deduction); the domicile state's section; and the DSUE a surviving spouse would receive.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026 (400 unsupported_parameter lists the supported years); Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
+         *     It will not answer: Deaths before 2022 or after 2026 (400 unsupported_parameter lists the supported years), and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024), named on decedent_year_of_death; Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -749,11 +749,11 @@ export interface paths {
          * QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT (primary path)
          * @description QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT.
          *
-         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. 2026 deaths; both deaths are taxed under 2026 law.
+         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. First deaths in 2022 to 2026; both deaths are taxed under the law of the year of the first death.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026; the survivor's death is taxed under 2026 law with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -779,11 +779,11 @@ export interface paths {
          * QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT (second path; primary: /estate/optimize-qtip-election)
          * @description QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT.
          *
-         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. 2026 deaths; both deaths are taxed under 2026 law.
+         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. First deaths in 2022 to 2026; both deaths are taxed under the law of the year of the first death.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026; the survivor's death is taxed under 2026 law with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -1623,11 +1623,11 @@ export interface components {
         };
         optimize_annual_gifts_request: {
             /**
-             * @description Calendar year of the gifts. 2025 and 2026 are supported.
+             * @description Calendar year of the gifts. 2011 to 2026 are supported, each with its own exclusions and rate schedule.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2025 | 2026;
+            tax_year?: 2011 | 2012 | 2013 | 2014 | 2015 | 2016 | 2017 | 2018 | 2019 | 2020 | 2021 | 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description The donor's spouse consents to split every gift of the year to third parties (26 U.S.C. § 2513); the result then shows both spouses.
              * @default false
@@ -4221,17 +4221,19 @@ export interface components {
              * @default 0
              */
             dsue_amount?: number;
+            /** @description Extension. Year the last deceased spouse died (2011 or later, not after decedent_year_of_death): its basic exclusion amount caps dsue_amount (26 U.S.C. § 2010(c)(4)(A); Treas. Reg. § 20.2010-2(c)(1)(i)). Unset: the cap is the basic exclusion amount of decedent_year_of_death. */
+            deceased_spouse_year_of_death?: number;
             /**
              * @description Two-letter code of the decedent's state of domicile (a US state or DC); lower case is accepted.
              * @enum {string}
              */
             state_of_domicile: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of death. 2026 is supported.
+             * @description Year of death, 2022 to 2026; each year has its own basic exclusion amount and the domicile state's law of that year.
              * @default 2026
              * @enum {integer}
              */
-            decedent_year_of_death?: 2026;
+            decedent_year_of_death?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description When true (or when a marital deduction is claimed) the result includes the portability section.
              * @default false
@@ -5030,7 +5032,7 @@ export interface components {
             trust_type?: "grat" | "clat" | "slat";
             /**
              * Format: date
-             * @description Date of the transfer (YYYY-MM-DD); its month chooses the § 7520 rate, its year the gift tax figures (2025 or later).
+             * @description Date of the transfer (YYYY-MM-DD); its month chooses the § 7520 rate, its year the gift tax figures (2011 or later; the § 7520 rates loaded start in January 2024, so an earlier date needs section_7520_rate).
              */
             valuation_date: string;
             /** @description Fair market value of the property transferred to the trust, in dollars; at least one cent. */
@@ -6761,11 +6763,11 @@ export interface components {
              */
             state_of_domicile: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of the first death. 2026 is supported.
+             * @description Year of the first death, 2022 to 2026; its federal and state figures apply to both deaths.
              * @default 2026
              * @enum {integer}
              */
-            decedent_year_of_death?: 2026;
+            decedent_year_of_death?: 2022 | 2023 | 2024 | 2025 | 2026;
             /** @description The first decedent's gross estate, in dollars. */
             gross_estate: number;
             /**
