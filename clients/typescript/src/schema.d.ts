@@ -284,14 +284,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Equity compensation tax for 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover
-         * @description Equity compensation tax for 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover.
+         * Equity compensation tax for 2022 to 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover
+         * @description Equity compensation tax for 2022 to 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover.
          *
-         *     For a 2026 return with wages and other income and a list of equity events (ISO exercises and sales, NSO exercises, RSU vestings, ESPP sales, other stock sales): each event's ordinary income, payroll wages, capital gain and AMT adjustment; the regular tax (shared 2026 federal income tax rules); the AMT, Form 6251 line by line (lines 2a, 2i, 2k, the exemption and its 50 % phase-out from 2026, the 26/28 % rates and the capital gain rates of Part III); the minimum tax credit this AMT creates and any prior credit usable (Form 8801); the net investment income tax; Social Security, Medicare and the additional Medicare tax on NSO and RSU income; supplemental withholding at 22 % (37 % over $1 million) against the tax the income really adds; and how many more ISO shares can be exercised before any AMT is due (a bounded bisection).
+         *     For a return of 2022 to 2026 with wages and other income and a list of equity events (ISO exercises and sales, NSO exercises, RSU vestings, ESPP sales, other stock sales): each event's ordinary income, payroll wages, capital gain and AMT adjustment; the regular tax (the shared federal income tax rules, at the year's figures); the AMT, Form 6251 line by line (lines 2a, 2i, 2k, the exemption and its phase-out, 25 % of AMTI over the threshold to 2025 and 50 % from 2026, the 26/28 % rates and the capital gain rates of Part III); the minimum tax credit this AMT creates and any prior credit usable (Form 8801); the net investment income tax; Social Security, Medicare and the additional Medicare tax on NSO and RSU income; supplemental withholding at 22 % (37 % over $1 million) against the tax the income really adds; and how many more ISO shares can be exercised before any AMT is due (a bounded bisection).
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2026 (400 unsupported_parameter lists the supported years); State income taxes, the AMT foreign tax credit, Form 6251 adjustments other than lines 2a, 2i and 2k, and net operating losses; Section 83(b) elections on restricted stock (see the 83(b) analysis), early-exercised unvested ISOs, and wash sales; Projection of the minimum tax credit into later years beyond the carryforward: send next year's return with prior_minimum_tax_credit.
+         *     It will not answer: Years before 2022 or after 2026 (400 unsupported_parameter lists the supported years); State income taxes, the AMT foreign tax credit, Form 6251 adjustments other than lines 2a, 2i and 2k, and net operating losses; Section 83(b) elections on restricted stock (see the 83(b) analysis), early-exercised unvested ISOs, and wash sales; Projection of the minimum tax credit into later years beyond the carryforward: send next year's return with prior_minimum_tax_credit.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -585,11 +585,11 @@ export interface paths {
          * IRA basis and Form 8606, Roth contribution and deduction phase-outs, backdoor and mega-backdoor Roth, and the conversion that fills a bracket
          * @description IRA basis and Form 8606, Roth contribution and deduction phase-outs, backdoor and mega-backdoor Roth, and the conversion that fills a bracket.
          *
-         *     For one person's 2026 IRA year: the contribution limit ($7,500, $8,600 from age 50) up to compensation; the Roth contribution limit after the modified AGI phase-out and the traditional deduction after the workplace-plan phase-out, each rounded as § 219(g)(2) says; Form 8606 line by line (nondeductible contributions, basis carried in, the pro-rata rule over every traditional, SEP and SIMPLE IRA at 31 December, the nontaxable and taxable parts of distributions and conversions, basis carried forward); the § 415(c) room for after-tax plan contributions (the mega backdoor); and, given the taxable income before the conversion, the tax the taxable part costs and the conversion that fills the current bracket or one named by its rate, from the shared 2026 federal income tax rules.
+         *     For one person's IRA year, 2022 to 2026: the contribution limit (for 2026 $7,500, $8,600 from age 50) up to compensation; the Roth contribution limit after the modified AGI phase-out and the traditional deduction after the workplace-plan phase-out, each rounded as § 219(g)(2) says; Form 8606 line by line (nondeductible contributions, basis carried in, the pro-rata rule over every traditional, SEP and SIMPLE IRA at 31 December, the nontaxable and taxable parts of distributions and conversions, basis carried forward); the § 415(c) room for after-tax plan contributions (the mega backdoor); and, given the taxable income before the conversion, the tax the taxable part costs and the conversion that fills the current bracket or one named by its rate, from the shared federal income tax rules at the year's figures.
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2026 (400 unsupported_parameter lists the supported years); Inherited IRAs, required minimum distributions (see calculate_inherited_ira_schedule), qualified disaster and charitable distributions, and recharacterizations (Form 8606 lines 15b, 19 to 25 on Roth distributions); The modified AGI itself (Pub. 590-A Worksheets 1-1 and 2-1): send it; and state income tax on a conversion; The 10 % additional tax on early distributions (§ 72(t)) and the five-year rules for Roth conversions.
+         *     It will not answer: Years before 2022 or after 2026 (400 unsupported_parameter lists the supported years); Inherited IRAs, required minimum distributions (see calculate_inherited_ira_schedule), qualified disaster and charitable distributions, and recharacterizations (Form 8606 lines 15b, 19 to 25 on Roth distributions); The modified AGI itself (Pub. 590-A Worksheets 1-1 and 2-1): send it; and state income tax on a conversion; The 10 % additional tax on early distributions (§ 72(t)) and the five-year rules for Roth conversions.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -718,14 +718,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Federal benefit of a state's elective pass-through entity tax to an owner, against the 2026 SALT cap
-         * @description Federal benefit of a state's elective pass-through entity tax to an owner, against the 2026 SALT cap.
+         * Federal benefit of a state's elective pass-through entity tax to an owner, against the year's SALT cap, 2022 to 2026
+         * @description Federal benefit of a state's elective pass-through entity tax to an owner, against the year's SALT cap, 2022 to 2026.
          *
-         *     For one owner of a partnership or S corporation: the 2026 SALT cap of § 164(b)(7) ($40,400, $20,200 married filing separately, reduced by 30 % of modified AGI over $505,000 or $252,500, never below $10,000 or $5,000) with and without the election; the itemized deduction both ways; the entity-level deduction of the owner's share of the PTET; the federal tax both ways from the shared 2026 federal rules and the saving; the § 199A deduction lost; the owner's state credit and the state addback; and the net benefit after the additional state tax. Loaded states (credits): Alabama, Arizona, California, Connecticut, Hawaii, Illinois, Indiana, Iowa, Kentucky, Massachusetts, Michigan, Minnesota, Montana, Nebraska, New Jersey, New Mexico, New York, Ohio, Oregon, Utah, Virginia, West Virginia; (exclusions): Arkansas, Georgia, North Carolina, Oklahoma, South Carolina, Wisconsin. Every other state answers applies false with the reason (no PTET, or not loaded in this release).
+         *     For one owner of a partnership or S corporation, for 2022 to 2026: the year's SALT cap (to 2024 the flat $10,000 of § 164(b)(6), $5,000 married filing separately; from 2025 § 164(b)(7), for 2026 $40,400, $20,200 married filing separately, reduced by 30 % of modified AGI over $505,000 or $252,500, never below $10,000 or $5,000) with and without the election; the itemized deduction both ways; the entity-level deduction of the owner's share of the PTET; the federal tax both ways from the shared federal rules at the year's figures and the saving; the § 199A deduction lost; the owner's state credit and the state addback; and the net benefit after the additional state tax. Loaded states (credits): Alabama, Arizona, California, Connecticut, Hawaii, Illinois, Indiana, Iowa, Kentucky, Massachusetts, Michigan, Minnesota, Montana, Nebraska, New Jersey, New Mexico, New York, Ohio, Oregon, Utah, Virginia, West Virginia; (exclusions): Arkansas, Georgia, North Carolina, Oklahoma, South Carolina, Wisconsin. Every other state answers applies false with the reason (no PTET, or not loaded in this release); so does a loaded state in a year its election did not exist (Hawaii and Montana before 2023) or is not computed (Nebraska's retroactive 2018-2022 elections). New Mexico's 2022 election is an exclusion (a credit from 2023); Connecticut's tax was mandatory through 2023.
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2026 (400 unsupported_parameter lists the supported years); States with an elective PTET not loaded in this release (CO, ID, KS, LA, MD, MO, MS, RI): they answer applies false, status not_loaded, and the reason; New York City's PTET, local income taxes, and a resident owner's credit for PTET paid to another state; The § 199A W-2 wage and property limits, the specified service business phase-out, the minimum deduction for active QBI, REIT and PTP income; The AMT, the net investment income tax, self-employment tax, and the timing of PTET payments (the year of the deduction); The Pease-style limit on itemized deductions at the 37 % rate added by the 2025 act (§ 68 as amended) is not applied.
+         *     It will not answer: Years before 2022 or after 2026 (400 unsupported_parameter lists the supported years); States with an elective PTET not loaded in this release (CO, ID, KS, LA, MD, MO, MS, RI): they answer applies false, status not_loaded, and the reason; New York City's PTET, local income taxes, and a resident owner's credit for PTET paid to another state; The § 199A W-2 wage and property limits, the specified service business phase-out, the minimum deduction for active QBI, REIT and PTP income; The AMT, the net investment income tax, self-employment tax, and the timing of PTET payments (the year of the deduction); The Pease-style limit on itemized deductions at the 37 % rate added by the 2025 act (§ 68 as amended) is not applied.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -809,11 +809,11 @@ export interface paths {
          * Section 83(b) election on restricted stock, its deadline, and the tax with and without it
          * @description Section 83(b) election on restricted stock, its deadline, and the tax with and without it.
          *
-         *     For restricted stock transferred in 2026 and its vesting schedule: the election's deadline (30 days after the transfer, moved past a weekend or legal holiday, § 83(b)(2) and § 7503); the federal income tax with the election (compensation at the transfer, then capital gain held from the transfer) and without it (compensation at each vesting at the value then, capital gain from each vesting), at a projected growth rate or a sale price the caller gives, totalled and discounted at a rate the caller may give; the growth rate at which both cost the same (a bounded bisection); and what a forfeiture would cost (the tax paid on the election is not recovered; only the price paid is a capital loss).
+         *     For restricted stock transferred in 2022 to 2026 and its vesting schedule: the election's deadline (30 days after the transfer, moved past a weekend or legal holiday, § 83(b)(2) and § 7503); the federal income tax with the election (compensation at the transfer, then capital gain held from the transfer) and without it (compensation at each vesting at the value then, capital gain from each vesting), at a projected growth rate or a sale price the caller gives, totalled and discounted at a rate the caller may give; the growth rate at which both cost the same (a bounded bisection); and what a forfeiture would cost (the tax paid on the election is not recovered; only the price paid is a capital loss).
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Transfers in years other than 2026 (400 unsupported_parameter lists the supported years); later years' tax uses the 2026 rates and brackets; Payroll taxes on the compensation, state taxes, and the AMT; Options (an 83(b) election on early-exercised options is the same computation with the exercise price as price_paid) and partnership profits interests.
+         *     It will not answer: Transfers before 2022 or after 2026 (400 unsupported_parameter lists the supported years); every later year's tax uses the transfer year's rates and brackets; Payroll taxes on the compensation, state taxes, and the AMT; Options (an 83(b) election on early-exercised options is the same computation with the exercise price as price_paid) and partnership profits interests.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -3363,11 +3363,11 @@ export interface components {
         };
         calculate_equity_tax_request: {
             /**
-             * @description The tax year. 2026 is supported. Default 2026.
+             * @description The tax year. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Filing status: single, married_filing_jointly, married_filing_separately, head_of_household, qualifying_surviving_spouse.
              * @enum {string}
@@ -3429,11 +3429,11 @@ export interface components {
              */
             other_supplemental_wages?: number;
             /**
-             * @description Minimum tax credit carried into 2026 (last year's Form 8801 line 26), in dollars. Default 0.
+             * @description Minimum tax credit carried into the tax year (last year's Form 8801 line 26), in dollars. Default 0.
              * @default 0
              */
             prior_minimum_tax_credit?: number;
-            /** @description The year's equity events, each with its date in 2026. A sale in the same year as its ISO exercise is sent as an iso_sale only (not also as an iso_exercise): an iso_exercise lists shares held at year end. */
+            /** @description The year's equity events, each with its date in the tax year. A sale in the same year as its ISO exercise is sent as an iso_sale only (not also as an iso_exercise): an iso_exercise lists shares held at year end. */
             events?: {
                 /**
                  * @description iso_exercise (ISO shares exercised and held at year end), iso_sale (ISO shares sold), nso_exercise, rsu_vest, espp_sale (ESPP shares sold; nothing is taxed at purchase), stock_sale (other shares, e.g. from NSOs or RSUs, at their basis).
@@ -3444,7 +3444,7 @@ export interface components {
                 shares: number;
                 /**
                  * Format: date
-                 * @description The date of the event in 2026: exercise, vesting or sale date (YYYY-MM-DD).
+                 * @description The date of the event in the tax year: exercise, vesting or sale date (YYYY-MM-DD).
                  */
                 date: string;
                 /**
@@ -3556,7 +3556,7 @@ export interface components {
                 line_2k: number;
                 /** @description Alternative minimum taxable income. */
                 line_4_amti: number;
-                /** @description Exemption after the phase-out (50 % of AMTI over the start, from 2026). */
+                /** @description Exemption after the phase-out (25 % of AMTI over the start to 2025, 50 % from 2026). */
                 line_5_exemption: number;
                 /** @description The exemption for the filing status. */
                 exemption_before_phase_out: number;
@@ -3596,7 +3596,7 @@ export interface components {
             net_investment_income_tax: number;
             /** @description Employee payroll taxes on the wages and NSO/RSU income, in dollars. */
             payroll: {
-                /** @description The 2026 contribution and benefit base (42 U.S.C. § 430). */
+                /** @description The tax year's contribution and benefit base (42 U.S.C. § 430). */
                 social_security_wages_base: number;
                 /** @description 6.2 % of wages up to the base. */
                 social_security_tax: number;
@@ -5409,11 +5409,11 @@ export interface components {
         };
         calculate_ira_basis_and_conversion_request: {
             /**
-             * @description The tax year. 2026 is supported. Default 2026.
+             * @description The tax year. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Filing status for the year: single, married_filing_jointly, married_filing_separately, head_of_household, qualifying_surviving_spouse.
              * @enum {string}
@@ -5519,7 +5519,7 @@ export interface components {
             filing_status: "head_of_household" | "married_filing_jointly" | "married_filing_separately" | "qualifying_surviving_spouse" | "single";
             /** @description The year's IRA contribution limit (26 U.S.C. § 219(b)), in dollars. */
             contribution_limit: {
-                /** @description $7,500, plus the $1,100 catch-up from age 50 (Notice 2025-67). */
+                /** @description The year's limit ($6,000 for 2022, $6,500 for 2023, $7,000 for 2024 and 2025, $7,500 for 2026), plus the catch-up from age 50 ($1,000; $1,100 for 2026). */
                 annual_limit: number;
                 /** @description Whether the catch-up applies (age 50 or more on 31 December). */
                 catch_up_included: boolean;
@@ -5640,7 +5640,7 @@ export interface components {
             };
             /** @description Present with plan_elective_deferrals: the § 415(c) room for after-tax plan contributions, in dollars. */
             mega_backdoor?: {
-                /** @description The § 415(c)(1)(A) limit for 2026 (catch-ups apart). */
+                /** @description The § 415(c)(1)(A) limit for the year (catch-ups apart). */
                 annual_additions_limit: number;
                 /** @description Elective deferrals counted, at most the § 402(g) limit. */
                 elective_deferrals_counted: number;
@@ -6534,11 +6534,11 @@ export interface components {
         };
         calculate_ptet_benefit_request: {
             /**
-             * @description The tax year. 2026 is supported. Default 2026.
+             * @description The tax year. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Two-letter code of the state whose PTET the entity would elect (a US state or DC); lower case is accepted. The owner is taken to be its resident.
              * @enum {string}
@@ -6595,18 +6595,18 @@ export interface components {
             state: string;
             /** @description The state's name. */
             state_name: string;
-            /** @description The SALT cap of 26 U.S.C. § 164(b)(7) for the status, in dollars. */
+            /** @description The SALT cap of 26 U.S.C. § 164(b)(6) (to 2024) or (b)(7) (from 2025) for the status, in dollars. */
             salt_cap: {
                 /** @description The cap after the phase-down at the AGI without the election. */
                 without_election: number;
                 /** @description The cap at the lower AGI with the election. */
                 with_election: number;
-                /** @description The cap before the phase-down ($40,400; $20,200 married filing separately, 2026). */
+                /** @description The cap before any phase-down ($10,000 to 2024; $40,000 for 2025; $40,400 for 2026; half married filing separately). */
                 base_cap: number;
-                /** @description Modified AGI above which 30 % of the excess reduces the cap ($505,000; $252,500). */
-                phase_down_threshold: number;
-                /** @description The least the cap is reduced to ($10,000; $5,000). */
-                floor: number;
+                /** @description Modified AGI above which 30 % of the excess reduces the cap ($500,000 for 2025, $505,000 for 2026; half married filing separately); null before 2025 (no phase-down). */
+                phase_down_threshold: number | null;
+                /** @description The least the cap is reduced to ($10,000; $5,000 married filing separately); null before 2025. */
+                floor: number | null;
             };
             /** @description The owner's federal return without the election, in dollars. */
             without_election: {
@@ -6626,7 +6626,7 @@ export interface components {
                 qbi_deduction: number;
                 /** @description Taxable income. */
                 taxable_income: number;
-                /** @description Regular federal income tax (26 U.S.C. § 1), from the shared 2026 rules. */
+                /** @description Regular federal income tax (26 U.S.C. § 1), from the shared rules at the year's figures. */
                 federal_tax: number;
                 /** @description The ordinary rate of the owner's next dollar. */
                 marginal_rate: number;
@@ -7034,11 +7034,11 @@ export interface components {
         };
         analyze_83b_election_request: {
             /**
-             * @description Year of the transfer. 2026 is supported. Default 2026.
+             * @description Year of the transfer. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Filing status: single, married_filing_jointly, married_filing_separately, head_of_household, qualifying_surviving_spouse.
              * @enum {string}
@@ -7046,7 +7046,7 @@ export interface components {
             filing_status: "head_of_household" | "married_filing_jointly" | "married_filing_separately" | "qualifying_surviving_spouse" | "single";
             /**
              * Format: date
-             * @description Date the restricted shares were transferred (issued) to the person, in 2026 (YYYY-MM-DD).
+             * @description Date the restricted shares were transferred (issued) to the person, in tax_year (YYYY-MM-DD).
              */
             transfer_date: string;
             /**
@@ -7128,7 +7128,7 @@ export interface components {
             with_election: {
                 /** @description Compensation at the transfer: shares x (value - price paid) (§ 83(b)(1)). */
                 income_at_transfer: number;
-                /** @description Income tax it adds in 2026. */
+                /** @description Income tax it adds in the year of the transfer. */
                 tax_at_transfer: number;
                 /** @description Gain at the sale over the value at transfer. */
                 capital_gain: number;
