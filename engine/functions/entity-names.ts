@@ -20,7 +20,7 @@ export const ROLES = ['drop', 'article', 'alias', 'replace', 'parent', 'setting'
  * The matcher's settings (role `setting`: the phrase names one, the replacement is its value). Every
  * one is required, so that no number of the matcher lives in TypeScript.
  */
-export const SETTINGS = ['order_penalty', 'parent_lead', 'generic_share', 'generic_min_names', 'generic_cap', 'short_name_lead'] as const
+export const SETTINGS = ['order_penalty', 'parent_lead', 'generic_share', 'generic_min_names', 'generic_cap', 'short_name_lead', 'extra_word_cap'] as const
 export type Setting = (typeof SETTINGS)[number]
 
 /** The words of a words table, compiled: phrases as word lists, longest first. */
@@ -63,8 +63,8 @@ const COMPILED = new WeakMap<Map<string, LookupRow>, { words: Words; names: Map<
 const NAME_CACHE_LIMIT = 200_000
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
-/** A slash between two words of two letters or more joins two names ("Pfizer/Hospira"); "A/S" and "d/b/a" are not. */
-const JOINED = /(?<=[\p{L}\p{N}]{2})\s*\/\s*(?=[\p{L}\p{N}]{2})/u
+/** A slash between two words of two characters or more joins two names ("Pfizer/Hospira", "M.D./ACRC Studies"); "A/S" and "d/b/a" are not. */
+const JOINED = /(?<=[\p{L}\p{N}.]{2})\s*\/\s*(?=[\p{L}\p{N}]{2})/u
 
 function basic(t: string): string {
   return t
@@ -268,6 +268,8 @@ function leadingWords(short: string, long: string): boolean {
 /** What the data set says of a pair, where a search knows it: whether the names share a word that is not generic there. */
 export interface Rarity {
   distinctive: boolean
+  /** Whether either name holds a word rare in the data set that shares no key with the other name ("Sun" of "Sun Pharmaceutical Industries" against "Pharmaceutical Industries"). */
+  extraRareWord: boolean
 }
 
 export interface Compared {
@@ -326,6 +328,11 @@ export function compare(mine: Parts, theirs: Parts, w: Words, rarity?: Rarity, c
   if (rarity && !rarity.distinctive && sc.a !== sc.b && !sc.joined && confidence.gt(s.generic_cap)) {
     confidence = s.generic_cap
     reasons.push(`no word shared that is rare in the data set (only common words such as a trade's name): at most ${s.generic_cap.toFixed(2)}`)
+  }
+  // A rare word one name holds and the other lacks: a lead at most, never a confident match.
+  if (rarity?.extraRareWord && sc.a !== sc.b && !sc.joined && !b.parent && confidence.gt(s.extra_word_cap)) {
+    confidence = s.extra_word_cap
+    reasons.push(`a word rare in the data set in one name only: at most ${s.extra_word_cap.toFixed(2)}`)
   }
   return { best: sc, confidence, reasons, owners }
 }

@@ -24,7 +24,7 @@
 import { Dec } from '../values/decimal.js'
 import type { LookupEntry, LookupRow } from '../data/tables.js'
 import type { Value } from '../model/types.js'
-import { byIdentifier, distinctive, exactForms, identifierForm, indexOf, keysOf } from './entity-index.js'
+import { byIdentifier, distinctive, exactForms, identifierForm, indexOf, keysOf, type NameIndex } from './entity-index.js'
 import { compare, compiledWords, normalised, ROLES, SETTINGS, type Compared, type Parts } from './entity-names.js'
 import type { CallContext, FunctionLibrary, ValueType } from './spec.js'
 import { amount, chargeChars, chargeItems, describe, list, text } from './values.js'
@@ -119,6 +119,19 @@ function result(c: Compared, mine: Parts, theirs: Parts, given: Record<string, V
   }
 }
 
+/** Whether a word of either name is rare in the data set (its word key distinctive) and shares no key with the other name. */
+function extraRareWord(mine: Parts, theirs: Parts, mineKeys: string[], theirKeys: string[], index: NameIndex): boolean {
+  const lacks = (p: Parts, other: Set<string>) =>
+    p.parts.some((part) =>
+      part.core.split(' ').some((word) => {
+        if (word === '' || !distinctive(index, `w:${word}`)) return false
+        const keys = keysOf({ parts: [{ core: word, full: word, kind: 'legal' }], onlyForms: false, aliased: false })
+        return !keys.some((k) => other.has(k))
+      }),
+    )
+  return lacks(mine, new Set(theirKeys)) || lacks(theirs, new Set(mineKeys))
+}
+
 /**
  * A name searched in a list of rows: each row whose name (column `field`) or identifiers make a
  * confidence of at least `least`, in the list's order, with its match. With `scan`, every name is
@@ -166,7 +179,7 @@ export function entitySearch(
   const found: { at: number; row: Value; match: Record<string, Value> }[] = []
   for (const n of candidates) {
     const entry = index.names[n]!
-    const rarity = { distinctive: entry.keys.some((k) => shared.has(k)) }
+    const rarity = { distinctive: entry.keys.some((k) => shared.has(k)), extraRareWord: extraRareWord(mine, entry.parts, queryKeys, entry.keys, index) }
     const c = compare(mine, entry.parts, w, rarity, charge)
     for (const r of entry.rows) {
       const row = rows[r]!
