@@ -7,8 +7,8 @@
  * `generic_share` of the names (and more than `generic_min_names`) is generic in the data set, and a
  * pair of names sharing no key that is not generic is no lead (entity-names.ts, `compare`). So a name
  * the index does not offer could only have scored at most `generic_cap`: for any least confidence
- * above it, the index finds exactly what a scan of every row finds (test/engine/functions/entity-search.test.ts
- * checks it on both evaluation sets); at or below it, the search scans every name.
+ * above it, the index finds exactly what a scan of every row finds (test/engine/functions/entity-search.test.ts on a small
+ * list, test/matching/evaluation.test.ts on both evaluation sets); at or below it, the search scans every name.
  *
  * An index is built once per list of names and reused while the same names come (a request lists
  * the rows of a data set afresh each time): it is found by a fingerprint of every name, in order.

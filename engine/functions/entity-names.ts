@@ -268,8 +268,8 @@ function leadingWords(short: string, long: string): boolean {
 /** What the data set says of a pair, where a search knows it: whether the names share a word that is not generic there. */
 export interface Rarity {
   distinctive: boolean
-  /** Whether either name holds a word rare in the data set that shares no key with the other name ("Sun" of "Sun Pharmaceutical Industries" against "Pharmaceutical Industries"). */
-  extraRareWord: boolean
+  /** Whether either of two compared parts holds a word rare in the data set that shares no key with the other ("Sun" of "Sun Pharmaceutical Industries" against "Pharmaceutical Industries"). */
+  extraRareWord: (a: string, b: string) => boolean
 }
 
 export interface Compared {
@@ -330,7 +330,7 @@ export function compare(mine: Parts, theirs: Parts, w: Words, rarity?: Rarity, c
     reasons.push(`no word shared that is rare in the data set (only common words such as a trade's name): at most ${s.generic_cap.toFixed(2)}`)
   }
   // A rare word one name holds and the other lacks: a lead at most, never a confident match.
-  if (rarity?.extraRareWord && sc.a !== sc.b && !sc.joined && !b.parent && confidence.gt(s.extra_word_cap)) {
+  if (rarity && sc.a !== sc.b && !sc.joined && !b.parent && confidence.gt(s.extra_word_cap) && rarity.extraRareWord(sc.a, sc.b)) {
     confidence = s.extra_word_cap
     reasons.push(`a word rare in the data set in one name only: at most ${s.extra_word_cap.toFixed(2)}`)
   }

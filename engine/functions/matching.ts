@@ -119,17 +119,11 @@ function result(c: Compared, mine: Parts, theirs: Parts, given: Record<string, V
   }
 }
 
-/** Whether a word of either name is rare in the data set (its word key distinctive) and shares no key with the other name. */
-function extraRareWord(mine: Parts, theirs: Parts, mineKeys: string[], theirKeys: string[], index: NameIndex): boolean {
-  const lacks = (p: Parts, other: Set<string>) =>
-    p.parts.some((part) =>
-      part.core.split(' ').some((word) => {
-        if (word === '' || !distinctive(index, `w:${word}`)) return false
-        const keys = keysOf({ parts: [{ core: word, full: word, kind: 'legal' }], onlyForms: false, aliased: false })
-        return !keys.some((k) => other.has(k))
-      }),
-    )
-  return lacks(mine, new Set(theirKeys)) || lacks(theirs, new Set(mineKeys))
+/** Whether a word of either compared part is rare in the data set (its word key distinctive) and shares no key with the other part. */
+function extraRareWord(index: NameIndex): (a: string, b: string) => boolean {
+  const keysOfText = (t: string) => keysOf({ parts: [{ core: t, full: t, kind: 'legal' }], onlyForms: false, aliased: false })
+  const lacks = (t: string, other: Set<string>) => t.split(' ').some((word) => word !== '' && distinctive(index, `w:${word}`) && !keysOfText(word).some((k) => other.has(k)))
+  return (a, b) => lacks(a, new Set(keysOfText(b))) || lacks(b, new Set(keysOfText(a)))
 }
 
 /**
@@ -176,10 +170,11 @@ export function entitySearch(
     }
   }
   const shared = new Set(queryKeys.filter((k) => distinctive(index, k)))
+  const rareWordAlone = extraRareWord(index)
   const found: { at: number; row: Value; match: Record<string, Value> }[] = []
   for (const n of candidates) {
     const entry = index.names[n]!
-    const rarity = { distinctive: entry.keys.some((k) => shared.has(k)), extraRareWord: extraRareWord(mine, entry.parts, queryKeys, entry.keys, index) }
+    const rarity = { distinctive: entry.keys.some((k) => shared.has(k)), extraRareWord: rareWordAlone }
     const c = compare(mine, entry.parts, w, rarity, charge)
     for (const r of entry.rows) {
       const row = rows[r]!
