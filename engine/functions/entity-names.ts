@@ -20,13 +20,14 @@ export const ROLES = ['drop', 'article', 'alias', 'replace', 'parent', 'setting'
  * The matcher's settings (role `setting`: the phrase names one, the replacement is its value). Every
  * one is required, so that no number of the matcher lives in TypeScript.
  */
-export const SETTINGS = ['order_penalty', 'parent_lead', 'generic_share', 'generic_min_names', 'generic_cap', 'short_name_lead', 'extra_word_cap'] as const
+export const SETTINGS = ['order_penalty', 'parent_lead', 'generic_share', 'generic_min_names', 'generic_cap', 'short_name_lead', 'extra_word_cap', 'form_cap'] as const
 export type Setting = (typeof SETTINGS)[number]
 
 /** The words of a words table, compiled: phrases as word lists, longest first. */
 export interface Words {
-  /** Legal forms: dropped after a name's first word, kept as its first word ("NV Nutrition", "SAS Technologies"). */
+  /** Legal forms: dropped after a name's first word, kept as its first word ("NV Nutrition", "SAS Technologies"); each with its kind (`*`: every kind). */
   drop: string[][]
+  kinds: Map<string, string>
   /** Articles: dropped wherever they stand ("The Vapery"). */
   article: string[][]
   alias: string[][]
@@ -46,6 +47,8 @@ export interface Part {
   core: string
   full: string
   kind: PartKind
+  /** The kinds of the legal forms dropped from it ("corp", "ltd"; `*` a form of every kind). */
+  forms?: string[]
 }
 
 /** A name as compared: its parts, each with and without its dropped words. */
@@ -81,14 +84,18 @@ function words(t: string): string[] {
 }
 
 export function compile(rows: Map<string, LookupRow>): Words {
-  const compiled: Words = { drop: [], article: [], alias: [], parent: [], replace: [], symbols: [], settings: {} as Record<Setting, Dec> }
+  const compiled: Words = { drop: [], kinds: new Map(), article: [], alias: [], parent: [], replace: [], symbols: [], settings: {} as Record<Setting, Dec> }
   for (const row of rows.values()) {
     const phrase = String(row.phrase ?? '')
     const role = String(row.role ?? '')
     const by = row.replacement === null || row.replacement === undefined ? '' : String(row.replacement)
     if (role === 'replace' && !LETTER_OR_DIGIT.test(phrase)) compiled.symbols.push({ symbol: phrase, by })
     else if (role === 'replace') compiled.replace.push({ phrase: words(basic(phrase)), by: words(basic(by)) })
-    else if (role === 'drop') compiled.drop.push(words(basic(phrase)))
+    else if (role === 'drop') {
+      const ws = words(basic(phrase))
+      compiled.drop.push(ws)
+      compiled.kinds.set(ws.join(' '), by === '' ? ws.join('') : by)
+    }
     else if (role === 'article') compiled.article.push(words(basic(phrase)))
     else if (role === 'alias') compiled.alias.push(words(basic(phrase)))
     else if (role === 'parent') {
@@ -167,17 +174,19 @@ function normalise(name: string, w: Words): Parts {
     .filter((p) => p.words.length > 0)
     .map(({ words: p, kind }) => {
       const kept: string[] = []
+      const forms: string[] = []
       for (let i = 0; i < p.length; ) {
         const article = w.article.find((x) => at(p, i, x))
         // A legal form follows the name; as the name's first word it is the name ("NV Nutrition").
-        const form = kept.length > 0 ? w.drop.find((x) => at(p, i, x)) : undefined
+        const form = kept.length > 0 && !article ? w.drop.find((x) => at(p, i, x)) : undefined
+        if (form) forms.push(w.kinds.get(form.join(' '))!)
         const d = article ?? form
         if (d) i += d.length
         else kept.push(p[i++]!)
       }
       const full = p.join(' ')
       // A name made only of dropped words ("The Company") is compared as written.
-      return { core: kept.length > 0 ? kept.join(' ') : full, full, kind }
+      return { core: kept.length > 0 ? kept.join(' ') : full, full, kind, forms }
     })
   // Every word a legal form or an article, wherever it stands.
   const formsOnly = (p: string[]) => {
@@ -265,6 +274,14 @@ function leadingWords(short: string, long: string): boolean {
   return s.length < l.length && s.every((x, i) => l[i] === x)
 }
 
+/** The kinds of two parts' legal forms, when both carry one and no kind is shared ("ltd / corp"); forms of every kind (`*`) left aside. */
+function formsDiffer(a: string[], b: string[]): string | undefined {
+  const x = a.filter((k) => k !== '*')
+  const y = b.filter((k) => k !== '*')
+  if (x.length === 0 || y.length === 0 || x.some((k) => y.includes(k))) return undefined
+  return `${[...new Set(x)].join('+')} / ${[...new Set(y)].join('+')}`
+}
+
 /** What the data set says of a pair, where a search knows it: whether the names share a word that is not generic there. */
 export interface Rarity {
   distinctive: boolean
@@ -292,7 +309,7 @@ export function compare(mine: Parts, theirs: Parts, w: Words, rarity?: Rarity, c
   const mineParts = owners ? mine.parts.filter((p) => p.kind !== 'alias') : mine.parts
   const theirParts = owners ? theirs.parts.filter((p) => p.kind !== 'alias') : theirs.parts
   const s = w.settings
-  let best: { scored: Scored; confidence: Dec; parent: boolean; order: boolean; short: boolean } | undefined
+  let best: { scored: Scored; confidence: Dec; parent: boolean; order: boolean; short: boolean; forms: string | undefined } | undefined
   for (const a of mineParts) {
     for (const b of theirParts) {
       // Both measures compare every character of one name with every one of the other.
@@ -307,7 +324,9 @@ export function compare(mine: Parts, theirs: Parts, w: Words, rarity?: Rarity, c
       if (short && confidence.lt(s.short_name_lead)) confidence = s.short_name_lead
       const parent = a.kind === 'parent' || b.kind === 'parent'
       if (parent && confidence.gt(s.parent_lead)) confidence = s.parent_lead
-      if (!best || confidence.gt(best.confidence)) best = { scored, confidence, parent, order, short }
+      const forms = formsDiffer(a.forms ?? [], b.forms ?? [])
+      if (forms && confidence.gt(s.form_cap)) confidence = s.form_cap
+      if (!best || confidence.gt(best.confidence)) best = { scored, confidence, parent, order, short, forms }
     }
   }
   const b = best!
@@ -321,6 +340,7 @@ export function compare(mine: Parts, theirs: Parts, w: Words, rarity?: Rarity, c
   if (mine.parts.some((p) => p.kind === 'joined') || theirs.parts.some((p) => p.kind === 'joined')) reasons.push('a joined name (A/B): each name compared on its own')
   if (b.order) reasons.push(`the shared words stand in another order: less ${s.order_penalty.toFixed(2)}`)
   if (b.short) reasons.push(`a short name for a longer one (its words the other's first words, a rare one among them): a lead at ${s.short_name_lead.toFixed(2)} at least`)
+  if (b.forms && b.confidence.eq(s.form_cap)) reasons.push(`legal forms of different kinds (${b.forms}): likely different entities, a lead at most ${s.form_cap.toFixed(2)}`)
   if (b.parent) reasons.push(`found as a parent or affiliate named in the record ("a division of", "a … company"): a lead, at most ${s.parent_lead.toFixed(2)}`)
   let confidence = b.confidence
   // The shared distinctive word rule: names equal as compared aside, a pair sharing only words that

@@ -21,7 +21,9 @@ const score = (a: string, b: string) => show(match(a, b).confidence!)
 
 test('legal forms, accents, case, punctuation and & are normalised away', () => {
   const m = match('Novo Nordisk A/S', 'NOVO NORDISK, INC.')
-  assert.is(show(m.confidence!), '"1"')
+  // The Danish A/S and the American Inc. are legal forms of different kinds: equal names, a lead (form_cap).
+  assert.is(show(m.confidence!), '"0.97"')
+  assert.is(score('Novo Nordisk A/S', 'NOVO NORDISK'), '"1"')
   assert.is(m.normalized_name, 'novo nordisk')
   assert.is(m.normalized_candidate, 'novo nordisk')
   assert.is(score('Société Générale S.A.', 'Societe Generale'), '"1"')
@@ -168,6 +170,17 @@ test('a name made only of legal forms and articles is said so, wherever the form
   assert.is(match('L.L.C. Inc', 'Pfizer Inc').only_legal_forms, true)
   assert.is(match('NV Nutrition', 'Pfizer Inc').only_legal_forms, false)
   assert.is(match('Pfizer Inc', 'Inc.').only_legal_forms, false)
+})
+
+test('legal forms of different kinds are a lead, never a match (issue 32, item 5); Co is of every kind', () => {
+  const green = match('Green Pharmaceutical Co. Ltd.', 'Green Pharmaceuticals Inc.')
+  assert.is(show(green.confidence!), '"0.97"')
+  assert.ok((green.reasons as string[]).some((r) => /legal forms of different kinds \(ltd \/ corp\)/.test(r)), show(green.reasons!))
+  assert.is(score('Acme Inc.', 'Acme Corporation'), '"1"')
+  assert.is(score('Acme Co.', 'Acme Ltd'), '"1"')
+  assert.is(score('Acme GmbH', 'Acme Gesellschaft mit beschränkter Haftung'), '"1"')
+  assert.is(score('Acme', 'Acme LLC'), '"1"')
+  assert.is(score('Acme LLC', 'Acme AG'), '"0.97"')
 })
 
 test.run()
