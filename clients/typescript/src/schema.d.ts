@@ -4024,23 +4024,23 @@ export interface components {
             /** @description The page's letters: best company match first, then the newest letter. */
             results: {
                 /** @description Company name as FDA lists it. */
-                company: unknown;
+                company: string;
                 /**
                  * Format: date
                  * @description Letter issue date.
                  */
-                letter_date: unknown;
+                letter_date: string;
                 /**
                  * Format: date
                  * @description Date FDA posted the letter to its listing.
                  */
-                posted_date: unknown;
+                posted_date: string;
                 /** @description Issuing office or center as FDA lists it (empty for three letters). */
-                issuing_office: unknown;
+                issuing_office: string;
                 /** @description The letter's subject as FDA lists it. */
-                subject: unknown;
+                subject: string;
                 /** @description The letter's page on fda.gov. */
-                letter_url: unknown;
+                letter_url: string;
                 /** @description entity_match's confidence (0 to 1) that the company is the one searched; null when no company was searched. */
                 match_score: number | null;
                 /**
@@ -4051,12 +4051,12 @@ export interface components {
                 /** @description How the names compared (the normalised names, token-set ratio and Jaro-Winkler, an alias split); empty when no company was searched. */
                 match_reasons: string[];
                 /** @description Where the record was retrieved from (the repository file at its commit). */
-                source_url: unknown;
+                source_url: string;
                 /**
                  * Format: date
                  * @description When the record was retrieved.
                  */
-                retrieved: unknown;
+                retrieved: string;
             }[];
             /** @description How company names were compared. */
             matching: {
@@ -8137,7 +8137,7 @@ export interface components {
                 /** @description Why: which fields matched and how (the matcher's reasons), the UEI not compared, the address similarity. */
                 reasons: string[];
                 /** @description matched (the certification number given is the firm's), differs, or not_compared. */
-                identifier: unknown;
+                identifier: string;
                 /** @description Street address as listed. */
                 address: unknown;
                 /** @description City as listed. */
