@@ -8,8 +8,16 @@
  *   node dist/tools/matcher-evaluation.js --write   also replace the marked block of docs/decisions/compliance_data.md
  *                                                   (<!-- matcher-evaluation:start --> … end)
  *
- * The pairs are a labelled evaluation fixture (names from the real records of the data sets, each label
- * with its evidence), not data: no answer of the service reads them.
+ * A second, separate set, test/fixtures/matching/typed_queries.csv, holds names as people type them
+ * (typos, abbreviations, legal forms, word order, joined names, parents, short names, generic words,
+ * well-known firms absent from the data), each searched with entity_search in the data set it names
+ * (the FDA warning letters or the Maryland directory) as the endpoints search: recall of "match or
+ * possible match", precision of confident matches and top-1. The thresholds were never tuned on it.
+ * Both measurements go to the marked block of docs/decisions/compliance_data.md, and the headline
+ * figures to the marked block of RULES.md (<!-- matcher-figures:start --> … end).
+ *
+ * The pairs and queries are labelled evaluation fixtures (names from the real records of the data sets,
+ * or well-known firms absent from them, each label with its reason), not data: no answer of the service reads them.
  */
 import { answerHelp } from './help.js'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -22,10 +30,20 @@ import { loadCatalog } from '../service/index.js'
 import { ROOT } from '../service/project/paths.js'
 import type { LookupEntry, ParameterEntry, TableEntry } from '../engine/data/tables.js'
 import type { Runtime, Value } from '../engine/model/types.js'
+import { entitySearch } from '../engine/functions/matching.js'
 
 answerHelp(import.meta.url)
 
 export const PAIRS_FILE = join('test', 'fixtures', 'matching', 'labelled_pairs.csv')
+export const TYPED_FILE = join('test', 'fixtures', 'matching', 'typed_queries.csv')
+export const FIGURES_START = '<!-- matcher-figures:start -->'
+export const FIGURES_END = '<!-- matcher-figures:end -->'
+/** The data sets a typed query names: the file of its rows and the column of the name searched. */
+export const DATA_SETS: Record<string, { file: string; column: string }> = {
+  fda_warning_letters: { file: join('tables', 'fda', 'warning_letters', 'letters.csv'), column: 'company' },
+  md_mdot_directory: { file: join('tables', 'supplier_diversity', 'md_mdot_directory', 'firms.csv'), column: 'firm_name' },
+}
+export const KINDS = ['typo', 'abbreviation', 'form', 'order', 'joined', 'parent', 'short', 'generic_negative', 'absent'] as const
 export const BLOCK_START = '<!-- matcher-evaluation:start -->'
 export const BLOCK_END = '<!-- matcher-evaluation:end -->'
 /** The sweep's thresholds: 0.70 to 0.98 by 0.02. */
@@ -147,11 +165,167 @@ export function evaluateMatcher(root: string = ROOT): Evaluation {
   }
 }
 
+export interface TypedQuery {
+  query: string
+  data_set: string
+  /** The names of the data set that are the firm typed (spellings of one firm, or the firms a lead may list); none for a negative. */
+  expected: string[]
+  kind: (typeof KINDS)[number]
+  reason: string
+}
+
+export interface TypedResult extends TypedQuery {
+  /** The names listed (at least a possible match), best first, each once, with its confidence. */
+  listed: { name: string; confidence: Dec }[]
+}
+
+export interface TypedEvaluation {
+  queries: number
+  positives: number
+  negatives: number
+  /** Positives listing an expected name, match or possible match. */
+  found: number
+  /** Positives whose first name listed is an expected one. */
+  top1: number
+  /** Confident matches (names at or above the match threshold) over all queries, and those right. */
+  confident: number
+  confidentRight: number
+  /** Negatives listing anyone. */
+  falseLeads: number
+  recall: string
+  top1Rate: string
+  precision: string
+  missed: TypedResult[]
+  wrongTop: TypedResult[]
+  wrongConfident: TypedResult[]
+  leads: TypedResult[]
+  results: TypedResult[]
+}
+
+export function readTyped(root: string = ROOT): TypedQuery[] {
+  const rows = parse(readFileSync(join(root, TYPED_FILE), 'utf8'), { columns: true }) as Record<string, string>[]
+  return rows.map((r, i) => {
+    const at = `${TYPED_FILE} row ${i + 2}`
+    if (!DATA_SETS[r.data_set!]) throw new Error(`${at}: data_set must be one of ${Object.keys(DATA_SETS).join(', ')}`)
+    if (!(KINDS as readonly string[]).includes(r.kind!)) throw new Error(`${at}: kind must be one of ${KINDS.join(', ')}`)
+    if (!r.query || !r.reason) throw new Error(`${at}: query and reason must be given`)
+    const expected = (r.expected ?? '').split(' | ').map((e) => e.trim()).filter((e) => e !== '')
+    const negative = r.kind === 'generic_negative' || r.kind === 'absent'
+    if (negative !== (expected.length === 0)) throw new Error(`${at}: a ${r.kind} query ${negative ? 'expects no name' : 'names the names expected'}`)
+    return { query: r.query, data_set: r.data_set!, expected, kind: r.kind as TypedQuery['kind'], reason: r.reason }
+  })
+}
+
+/** Every row of a data set a typed query names, as read from its file. */
+export function dataSetRows(root: string, dataSet: string): Value[] {
+  return parse(readFileSync(join(root, DATA_SETS[dataSet]!.file), 'utf8'), { columns: true }) as Value[]
+}
+
+/** The names a search lists, best first (then by name), each once. */
+export function listed(found: { row: Value; match: Record<string, Value> }[], column: string): { name: string; confidence: Dec }[] {
+  const best = new Map<string, Dec>()
+  for (const f of found) {
+    const name = String((f.row as Record<string, Value>)[column])
+    const c = f.match.confidence as Dec
+    if (!best.has(name) || c.gt(best.get(name)!)) best.set(name, c)
+  }
+  return [...best.entries()]
+    .map(([name, confidence]) => ({ name, confidence }))
+    .sort((a, b) => b.confidence.cmp(a.confidence) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
+
+export function evaluateTyped(root: string = ROOT, options: { scan?: boolean } = {}): TypedEvaluation {
+  const catalog = loadCatalog({ rulesDir: join(root, 'rules'), tablesDir: join(root, 'tables') })
+  const words = catalog.tables.get('matching.entity.name_words') as LookupEntry
+  const rows = words.history[words.history.length - 1]!.value
+  const least = new Dec(threshold(catalog.tables.get('matching.entity.possible_match_threshold'), 'possible'))
+  const match = new Dec(threshold(catalog.tables.get('matching.entity.match_threshold'), 'match'))
+  const sets = new Map<string, Value[]>()
+  const results: TypedResult[] = readTyped(root).map((q) => {
+    if (!sets.has(q.data_set)) sets.set(q.data_set, dataSetRows(root, q.data_set))
+    const found = entitySearch(rows, q.query, sets.get(q.data_set)!, DATA_SETS[q.data_set]!.column, least, null, { scan: options.scan })
+    return { ...q, listed: listed(found, DATA_SETS[q.data_set]!.column) }
+  })
+  const positives = results.filter((r) => r.expected.length > 0)
+  const negatives = results.filter((r) => r.expected.length === 0)
+  const missed = positives.filter((r) => !r.listed.some((l) => r.expected.includes(l.name)))
+  const wrongTop = positives.filter((r) => r.listed.length === 0 || !r.expected.includes(r.listed[0]!.name))
+  let confident = 0
+  let confidentRight = 0
+  const wrongConfident: TypedResult[] = []
+  for (const r of results) {
+    const sure = r.listed.filter((l) => l.confidence.gte(match))
+    confident += sure.length
+    const right = sure.filter((l) => r.expected.includes(l.name)).length
+    confidentRight += right
+    if (right < sure.length) wrongConfident.push(r)
+  }
+  const leads = negatives.filter((r) => r.listed.length > 0)
+  return {
+    queries: results.length,
+    positives: positives.length,
+    negatives: negatives.length,
+    found: positives.length - missed.length,
+    top1: positives.length - wrongTop.length,
+    confident,
+    confidentRight,
+    falseLeads: leads.length,
+    recall: ratio(positives.length - missed.length, positives.length),
+    top1Rate: ratio(positives.length - wrongTop.length, positives.length),
+    precision: ratio(confidentRight, confident),
+    missed,
+    wrongTop,
+    wrongConfident,
+    leads,
+    results,
+  }
+}
+
+const listedText = (r: TypedResult) => (r.listed.length === 0 ? 'nothing listed' : r.listed.slice(0, 3).map((l) => `"${l.name}" ${l.confidence.toFixed(4)}`).join(', '))
+const typedLine = (r: TypedResult) => `  - "${r.query}" (${r.kind}): ${listedText(r)}`
+
+/** The typed-query part of the block. */
+export function renderTyped(t: TypedEvaluation): string {
+  return [
+    `Typed queries: the ${t.queries} names of \`${TYPED_FILE}\` (${t.positives} naming a firm of the data set, ${t.negatives} that should list no one),`,
+    'each searched with entity_search in its data set at the possible-match threshold, as the endpoints search; never used to tune a threshold.',
+    '',
+    '| measure | value |',
+    '|---|---|',
+    `| recall (match or possible match lists the firm) | ${t.recall} (${t.found} of ${t.positives}) |`,
+    `| precision of confident matches | ${t.precision} (${t.confidentRight} of ${t.confident}) |`,
+    `| top-1 (the firm listed first) | ${t.top1Rate} (${t.top1} of ${t.positives}) |`,
+    `| negatives listing anyone | ${t.falseLeads} of ${t.negatives} |`,
+    '',
+    `Firms not listed (${t.missed.length}):`,
+    ...(t.missed.length > 0 ? t.missed.map(typedLine) : ['  - none']),
+    '',
+    `Listed, but another name first (${t.wrongTop.length - t.missed.length}):`,
+    ...(t.wrongTop.filter((r) => !t.missed.includes(r)).length > 0 ? t.wrongTop.filter((r) => !t.missed.includes(r)).map(typedLine) : ['  - none']),
+    '',
+    `Queries with a wrong confident match (${t.wrongConfident.length}):`,
+    ...(t.wrongConfident.length > 0 ? t.wrongConfident.map(typedLine) : ['  - none']),
+    '',
+    `Negatives listing someone (${t.leads.length}):`,
+    ...(t.leads.length > 0 ? t.leads.map(typedLine) : ['  - none']),
+  ].join('\n')
+}
+
+/** The headline figures RULES.md holds between its markers. */
+export function renderFigures(e: Evaluation, t: TypedEvaluation): string {
+  return (
+    `Entity matching, measured by \`node dist/tools/matcher-evaluation.js\`: on the ${e.pairs} labelled pairs of FDA's own spellings (the thresholds' tuning set) ` +
+    `precision ${e.atMatch.precision} and recall ${e.atMatch.recall} at match_threshold ${e.matchThreshold}; on the ${t.queries} typed queries (a separate set: typos, abbreviations, legal forms, ` +
+    `word order, joined names, parents, short names, generic words, absent firms) recall of match or possible match ${t.recall}, precision of confident matches ${t.precision}, ` +
+    `top-1 ${t.top1Rate}, and ${t.falseLeads} of ${t.negatives} negatives listing anyone (docs/decisions/compliance_data.md, "Entity matching").`
+  )
+}
+
 const row = (m: Measure, mark = '') => `| ${m.threshold}${mark} | ${m.precision} | ${m.recall} | ${m.f1} | ${m.tp} | ${m.fp} | ${m.fn} | ${m.tn} |`
 const pairLine = (p: ScoredPair) => `  - ${p.confidence.toFixed(4)}: "${p.name_a}" / "${p.name_b}"`
 
 /** The block docs/decisions/compliance_data.md holds between the markers (without them), as the tool computes it. */
-export function renderBlock(e: Evaluation): string {
+export function renderBlock(e: Evaluation, t?: TypedEvaluation): string {
   const lines = [
     `Measured by \`node dist/tools/matcher-evaluation.js\` on the ${e.pairs} labelled pairs of \`${PAIRS_FILE}\``,
     `(${e.matches} matches, ${e.nonMatches} non-matches). A pair counts as matched when entity_match's confidence is at`,
@@ -168,33 +342,37 @@ export function renderBlock(e: Evaluation): string {
     '',
     `and the matches scored below it (${e.falseNegatives.length}):`,
     ...(e.falseNegatives.length > 0 ? e.falseNegatives.map(pairLine) : ['  - none']),
+    ...(t ? ['', renderTyped(t)] : []),
   ]
   return lines.join('\n')
 }
 
 /** docs/decisions/compliance_data.md with the block between the markers replaced; an error if the markers are missing. */
-export function replaceBlock(rules: string, block: string): string {
-  const start = rules.indexOf(BLOCK_START)
-  const end = rules.indexOf(BLOCK_END)
-  if (start < 0 || end < start) throw new Error(`docs/decisions/compliance_data.md has no ${BLOCK_START} … ${BLOCK_END} block`)
-  return `${rules.slice(0, start + BLOCK_START.length)}\n${block}\n${rules.slice(end)}`
+export function replaceBlock(rules: string, block: string, startMark = BLOCK_START, endMark = BLOCK_END): string {
+  const start = rules.indexOf(startMark)
+  const end = rules.indexOf(endMark)
+  if (start < 0 || end < start) throw new Error(`docs/decisions/compliance_data.md has no ${startMark} … ${endMark} block`)
+  return `${rules.slice(0, start + startMark.length)}\n${block}\n${rules.slice(end)}`
 }
 
 /** The block docs/decisions/compliance_data.md holds now, or null without markers. */
-export function currentBlock(rules: string): string | null {
-  const start = rules.indexOf(BLOCK_START)
-  const end = rules.indexOf(BLOCK_END)
+export function currentBlock(rules: string, startMark = BLOCK_START, endMark = BLOCK_END): string | null {
+  const start = rules.indexOf(startMark)
+  const end = rules.indexOf(endMark)
   if (start < 0 || end < start) return null
-  return rules.slice(start + BLOCK_START.length, end).replace(/^\n/, '').replace(/\n$/, '')
+  return rules.slice(start + startMark.length, end).replace(/^\n/, '').replace(/\n$/, '')
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const e = evaluateMatcher()
-  const block = renderBlock(e)
+  const t = evaluateTyped()
+  const block = renderBlock(e, t)
   console.log(block)
   if (process.argv.includes('--write')) {
     const file = join(ROOT, 'docs', 'decisions', 'compliance_data.md')
     writeFileSync(file, replaceBlock(readFileSync(file, 'utf8'), block))
-    console.log(`\ndocs/decisions/compliance_data.md: the matcher-evaluation block rewritten.`)
+    const rulesFile = join(ROOT, 'RULES.md')
+    writeFileSync(rulesFile, replaceBlock(readFileSync(rulesFile, 'utf8'), renderFigures(e, t), FIGURES_START, FIGURES_END))
+    console.log(`\ndocs/decisions/compliance_data.md: the matcher-evaluation block rewritten; RULES.md: the matcher figures rewritten.`)
   }
 }

@@ -7,16 +7,30 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'csv-parse/sync'
 import { ROOT } from '../../service/project/paths.js'
-import { BLOCK_END, BLOCK_START, currentBlock, evaluateMatcher, readPairs, renderBlock, replaceBlock, SWEEP } from '../../tools/matcher-evaluation.js'
+import { BLOCK_END, BLOCK_START, currentBlock, dataSetRows, DATA_SETS, evaluateMatcher, evaluateTyped, FIGURES_END, FIGURES_START, readPairs, readTyped, renderBlock, renderFigures, replaceBlock, SWEEP } from '../../tools/matcher-evaluation.js'
+
+import { entitySearch } from '../../engine/functions/matching.js'
+import { Dec } from '../../engine/values/decimal.js'
+import { loadCatalog } from '../../service/index.js'
+import type { LookupEntry } from '../../engine/data/tables.js'
+
+const catalog = loadCatalog({ rulesDir: join(ROOT, 'rules'), tablesDir: join(ROOT, 'tables') })
+const wordsEntry = catalog.tables.get('matching.entity.name_words') as LookupEntry
+const wordRows = wordsEntry.history[wordsEntry.history.length - 1]!.value
+/** One name searched in the letters at the possible-match threshold, through the index or by a scan. */
+function evaluateOne(name: string, rows: unknown[], scan: boolean): string[] {
+  return entitySearch(wordRows, name, rows as never, 'company', new Dec('0.90'), null, { scan }).map((f) => `${String((f.row as Record<string, unknown>).company)} ${(f.match.confidence as Dec).toFixed(4)}`)
+}
 
 const test = suite('matching/evaluation: the labelled pairs and the thresholds')
 const evaluation = evaluateMatcher()
+const typed = evaluateTyped()
 const rules = readFileSync(join(ROOT, 'docs', 'decisions', 'compliance_data.md'), 'utf8')
 
 test('docs/decisions/compliance_data.md holds the block the evaluation computes (run the tool with --write after a change)', () => {
   const recorded = currentBlock(rules)
   assert.ok(recorded !== null, 'docs/decisions/compliance_data.md has no matcher-evaluation block')
-  assert.fixture(recorded!, renderBlock(evaluation))
+  assert.fixture(recorded!, renderBlock(evaluation, typed))
 })
 
 test('precision at the match threshold is at least the figure docs/decisions/compliance_data.md records, recall at the possible threshold too', () => {
@@ -60,6 +74,45 @@ test('the sweep runs 0.70 to 0.98, and --write replaces only the marked block', 
   assert.is(replaceBlock(doc, 'new'), `# A\n\n${BLOCK_START}\nnew\n${BLOCK_END}\n\nafter\n`)
   assert.is(currentBlock(replaceBlock(doc, 'new')), 'new')
   assert.throws(() => replaceBlock('# no markers', 'x'), /no <!-- matcher-evaluation:start -->/)
+})
+
+test('RULES.md holds the headline figures of both sets as the evaluation computes them', () => {
+  const figures = currentBlock(readFileSync(join(ROOT, 'RULES.md'), 'utf8'), FIGURES_START, FIGURES_END)
+  assert.ok(figures !== null, 'RULES.md has no matcher-figures block')
+  assert.fixture(figures!, renderFigures(evaluation, typed))
+})
+
+test('the typed queries meet issue 32: recall >= 0.95, confident precision >= 0.98, top-1 >= 0.92', () => {
+  assert.ok(Number(typed.recall) >= 0.95, `recall ${typed.recall}`)
+  assert.ok(Number(typed.precision) >= 0.98, `precision ${typed.precision}`)
+  assert.ok(Number(typed.top1Rate) >= 0.92, `top-1 ${typed.top1Rate}`)
+})
+
+test('the typed queries: every kind of issue 32 present, names expected are names of the data set', () => {
+  const queries = readTyped()
+  assert.ok(queries.length >= 60, String(queries.length))
+  for (const k of ['typo', 'abbreviation', 'form', 'order', 'joined', 'parent', 'short', 'generic_negative', 'absent']) assert.ok(queries.some((q) => q.kind === k), k)
+  for (const set of Object.keys(DATA_SETS)) {
+    const names = new Set(dataSetRows(ROOT, set).map((r) => String((r as Record<string, unknown>)[DATA_SETS[set]!.column])))
+    for (const q of queries.filter((x) => x.data_set === set)) for (const e of q.expected) assert.ok(names.has(e), `${q.query}: ${e} is not a name of ${set}`)
+  }
+})
+
+test('the blocking index never loses what a scan of every name finds (both sets of queries)', () => {
+  const scanned = evaluateTyped(ROOT, { scan: true })
+  assert.equal(
+    typed.results.map((r) => r.listed.map((l) => `${l.name} ${l.confidence.toFixed(4)}`)),
+    scanned.results.map((r) => r.listed.map((l) => `${l.name} ${l.confidence.toFixed(4)}`)),
+  )
+  // The pairs' names too, each searched in the letters.
+  const letters = dataSetRows(ROOT, 'fda_warning_letters')
+  const names = [...new Set(readPairs().flatMap((p) => [p.name_a, p.name_b]))].slice(0, 30)
+  assert.ok(names.length >= 30)
+  for (const n of names) {
+    const a = evaluateOne(n, letters, false)
+    const b = evaluateOne(n, letters, true)
+    assert.equal(a, b, n)
+  }
 })
 
 test.run()

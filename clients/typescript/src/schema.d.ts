@@ -8487,7 +8487,7 @@ export interface components {
             uei?: string;
             /** @description The certifier's certification number (Maryland MDOT: YY-NNN, e.g. 16-645). Where the directory lists the same number, it decides the match; a different number rules the firm out. */
             certification_number?: string;
-            /** @description The firm's address as free text; its similarity to each matched firm's listed address is reported among the reasons (it does not change the confidence). */
+            /** @description The firm's address as free text; its similarity to each matched firm's listed address is reported among the reasons (it does not change the confidence), and a firm whose listed address opens with another house number is a possible match, not a match. */
             address?: string;
             /** @description Two-letter code of the state whose certifier's directory to search (loaded: MD). Another state is refused with the list of those loaded. Without it every loaded directory is searched. */
             state?: string;
