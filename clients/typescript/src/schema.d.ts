@@ -8608,10 +8608,10 @@ export interface components {
                     /** @description Name of the pattern that fired (a row of tables/tos/clause_patterns.yaml). */
                     pattern: string;
                     /**
-                     * @description The kind of reading the clause contributes to its dimension (tables/tos/combination.yaml says what each contributes and which wins): a prohibition; one lifted by an exception a user can meet, by one pointing back at the document ("except as permitted herein", which lifts it only where the document states a permission or route on the dimension), or only by the provider's own say ("without our prior written consent"); a stated route (a condition); a permission; or unclear.
+                     * @description The kind of reading the clause contributes to its dimension (tables/tos/combination.yaml says what each contributes and which wins): a prohibition; one lifted by an exception a user can meet, by one pointing back at the document ("except as permitted herein", which lifts it only where the document states a permission or route on the dimension), or only by the provider's own say ("without our prior written consent"); a carve-out (a ban naming one kind of use: reselling the service, "non-journalistic commercial purposes"); a stated route (a condition); a permission; or unclear.
                      * @enum {string}
                      */
-                    contribution: "prohibition" | "user_exception" | "herein_exception" | "provider_exception" | "route" | "permission" | "unclear";
+                    contribution: "prohibition" | "user_exception" | "herein_exception" | "provider_exception" | "carve_out" | "route" | "permission" | "unclear";
                     /**
                      * @description What this clause points to: unclear when the activity is named with no negation, condition or permission (it does not count towards the dimension's verdict).
                      * @enum {string}
