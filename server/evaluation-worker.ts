@@ -6,11 +6,13 @@
  */
 import { workerData } from 'node:worker_threads'
 import { answerCounted, DeadlineError, EvaluationError, InputError, loadCatalog } from '../service/index.js'
+import { keepDatasetsCurrent } from '../service/datasets.js'
 import type { PoolRequest, PoolSettings, PoolReply } from './pool.js'
 
 const settings = workerData as PoolSettings
-const catalog = loadCatalog({ rulesDir: settings.rulesDir, tablesDir: settings.tablesDir, endpointsDir: settings.endpointsDir })
+const catalog = loadCatalog({ rulesDir: settings.rulesDir, tablesDir: settings.tablesDir, endpointsDir: settings.endpointsDir, datasetsDir: settings.datasetsDir })
 catalog.service.limits = settings.limits
+if (settings.datasetsDir) keepDatasetsCurrent(catalog, settings.datasetsDir, settings.datasetReloadSeconds ?? 0)
 const endpoints = new Map(catalog.endpoints.map((e) => [e.operation_id, e]))
 
 export default async function evaluate(request: PoolRequest): Promise<PoolReply> {

@@ -13,13 +13,16 @@
  * METRICS_PORT (unset: GET /metrics on PORT; set: only on this port, by a small server of its own),
  * TRUST_PROXY (0: the client address is the socket's; n: take it from X-Forwarded-For as the last
  * of n trusted proxies saw it), AUTH_FAILURES_PER_MINUTE (60), ISSUE_FIRST_KEY (on: an empty key
- * store gets a first key, printed once; off: it is said how to issue one, as in Kubernetes).
+ * store gets a first key, printed once; off: it is said how to issue one, as in Kubernetes),
+ * DATA_RELOAD_SECONDS (60: how often a process looks for data sets newly installed under
+ * DATA_DIR/datasets by `npm run data -- update`, and swaps them in; 0: only at start).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { loadCatalogOrExit } from '../service/project/catalog.js'
-import { ENDPOINTS_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
+import { DATASETS_DIR, ENDPOINTS_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
+import { keepDatasetsCurrent } from '../service/datasets.js'
 import { createApp } from './app.js'
 import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
@@ -114,6 +117,13 @@ if (!Number.isInteger(evaluationThreads) || evaluationThreads < 0) {
   process.exit(1)
 }
 
+/** DATA_RELOAD_SECONDS: how often installed data set copies are looked for (0: only at start). */
+const dataReloadSeconds = Number(process.env.DATA_RELOAD_SECONDS ?? 60)
+if (!Number.isInteger(dataReloadSeconds) || dataReloadSeconds < 0) {
+  console.error(`DATA_RELOAD_SECONDS must be a whole number of at least 0, got ${process.env.DATA_RELOAD_SECONDS}`)
+  process.exit(1)
+}
+
 /** The key store (DATABASE_URL, else DATA_DIR/keys.json); one line and an exit when it cannot be opened. */
 async function openStore(): Promise<KeyStore> {
   try {
@@ -145,8 +155,9 @@ async function serve(label: string): Promise<void> {
   const keys = cluster.isWorker ? await openStore() : await openKeys()
   // The heavy endpoints' threads load their catalog while this process starts listening.
   const pool = evaluationThreads > 0 && catalog.endpoints.some((e) => e.execution === 'worker')
-    ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, endpointsDir: ENDPOINTS_DIR, limits: catalog.service.limits }, evaluationThreads)
+    ? new EvaluationPool({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, endpointsDir: ENDPOINTS_DIR, datasetsDir: DATASETS_DIR, datasetReloadSeconds: dataReloadSeconds, limits: catalog.service.limits }, evaluationThreads)
     : undefined
+  keepDatasetsCurrent(catalog, DATASETS_DIR, dataReloadSeconds, (line) => console.log(`${label}${line}`))
   // One JSON line per request on stdout, written asynchronously in large chunks (log-destination.ts).
   const logger = pino({ level: logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, new LogDestination(1))
   // In a cluster every worker counts in the process registry and GET /metrics, whichever worker

@@ -18,6 +18,9 @@ export interface PoolSettings {
   tablesDir: string
   /** Default: endpoints/ beside rulesDir. */
   endpointsDir?: string
+  /** Installed copies of the data sets (DATA_DIR/datasets), and how often to look for new ones (seconds; 0: never). */
+  datasetsDir?: string
+  datasetReloadSeconds?: number
   limits: { steps: number; milliseconds: number }
 }
 

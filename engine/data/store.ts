@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { tmpdir } from 'node:os'
 import Database from 'better-sqlite3'
 import { Dec, parseExact } from '../values/decimal.js'
 import type { Problem } from '../errors.js'
@@ -43,6 +44,9 @@ export interface DatasetStore {
   /** How many rows the data set holds (what a coverage statement reports). */
   count(): number
 }
+
+/** Where the store is built when the loader is given no folder: shared by every process of the machine. */
+export const DATASET_CACHE_DIR = join(tmpdir(), 'rules-as-code-datasets')
 
 const NUMERIC = new Set<ColumnType>(['amount', 'integer', 'rate'])
 

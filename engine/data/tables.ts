@@ -11,6 +11,7 @@ import { isoDateProblem } from '../values/calendar.js'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { DatasetDescriptor } from './rows.js'
 import type { DatasetStore } from './store.js'
+import type { InstalledUpdate } from './updates.js'
 import type { TableEntryFile } from '../load/schemas.js'
 
 export interface Citation {
@@ -74,9 +75,21 @@ export interface DatasetEntry extends EntryBase {
   file_shown: string
   path: string
   licence: string
+  /** How `npm run data -- update` refreshes it from its publisher; absent: part of the rules, edited by hand. */
+  update?: DatasetUpdate
   /** Its queries, once the loader has opened the data set store (data/store.ts). */
   store?: DatasetStore
+  /** The copy installed by an update, where one serves instead of the shipped file (updates.ts). */
+  installed?: InstalledUpdate
+  /** The shipped file and its date, kept when an installed copy serves instead. */
+  shipped?: { path: string; file_shown: string; as_of: string }
 }
+
+/** A data set's update route: its importer and the publisher's bulk file, or why there is none. */
+export type DatasetUpdate =
+  | { importer: string; url?: string; obtain?: string; page?: string; options?: Record<string, string>; max_drop?: number }
+  | { no_bulk_file: string; lookup: string }
+  | { by_hand: string }
 export type TableEntry = ParameterEntry | ScheduleEntry | LookupEntry | SeriesEntry | DatasetEntry
 
 /** The value in force on `date`, or undefined before the first effective date. @api public */
@@ -172,6 +185,7 @@ export function compileEntry(source: SourceFile, fileId: string, name: string, r
         path: resolve(dirname(source.file), file),
         file_shown: relative(process.cwd(), join(dirname(source.file), file)) || file,
         licence: raw.licence,
+        ...(raw.update ? { update: raw.update as DatasetUpdate } : {}),
       }
     }
     case 'series': {

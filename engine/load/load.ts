@@ -8,7 +8,6 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mergeOutputs } from './inherit.js'
-import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { RuleLoadError, type Problem } from '../errors.js'
@@ -19,7 +18,8 @@ import type { RuleSet } from '../model/rule-set.js'
 import { ruleSetSchema, serviceSchema, sourcesSchema, tableEntrySchema, tablesSchema, type ServiceFile, type TableEntryFile, type TablesFile } from './schemas.js'
 import { compileRegistry, emptyRegistry, resolveReferences, type SourcesFile } from './sources.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
-import { openDatasets } from '../data/store.js'
+import { DATASET_CACHE_DIR, openDatasets } from '../data/store.js'
+import { applyInstalled } from '../data/updates.js'
 import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from '../data/tables.js'
 import { schemaCompiler } from './validator-cache.js'
 import { saveFormulas } from './formula-cache.js'
@@ -66,6 +66,8 @@ export interface LoadOptions {
   tablesDir: string
   /** Where the data set store is built and shared (default: a folder in the system's temporary directory). */
   dataCacheDir?: string
+  /** Where `npm run data -- update` installs newer copies of data sets (data/updates.ts); none: the shipped files. */
+  datasetsDir?: string
 }
 
 /** Every YAML file under a folder, in name order. @api public */
@@ -250,11 +252,12 @@ export function readLaw(options: LoadOptions): LawReading {
 
   // Data sets: their rows checked and imported once into the shared store, or the store opened.
   const datasets = [...tables.values()].filter((t): t is DatasetEntry => t.kind === 'dataset')
+  for (const d of datasets) applyInstalled(d, options.datasetsDir)
   const files = datasets.map((d) => ({ id: d.id, descriptor: d.descriptor, path: d.path, shown: d.file_shown }))
   const missing = files.filter((f) => !existsSync(f.path))
   for (const f of missing) problems.push(tableSources.get(tables.get(f.id)!)!.problem(['tables', tables.get(f.id)!.name, 'file'], `no data file at ${f.shown}`))
   if (missing.length === 0) {
-    const stores = openDatasets(files, options.dataCacheDir ?? join(tmpdir(), 'rules-as-code-datasets'), problems)
+    const stores = openDatasets(files, options.dataCacheDir ?? DATASET_CACHE_DIR, problems)
     for (const d of datasets) {
       const store = stores.get(d.id)
       if (store) d.store = store

@@ -161,6 +161,23 @@ const dataset = {
     licence: { type: 'string', minLength: 3 },
     retrieved: isoDate,
     reference,
+    update: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'How `npm run data -- update` refreshes the data set from its publisher (absent: part of the rules, edited by hand).',
+      properties: {
+        importer: { type: 'string', pattern: '^[a-z0-9-]+$', description: "The importer (tools/data/importers.ts) that turns the publisher's file into this data set's file." },
+        url: { type: 'string', pattern: '^https://', description: "The publisher's bulk file." },
+        obtain: { type: 'string', minLength: 3, description: 'Where the publisher gives no fixed address: how to get the file (then `--from`).' },
+        page: { type: 'string', pattern: '^https://', description: "With `obtain`: the publisher's page the records are credited to." },
+        options: { type: 'object', additionalProperties: { type: 'string' }, description: "The importer's options (a filter the shipped extract was made with)." },
+        max_drop: { type: 'number', minimum: 0, maximum: 1, description: 'The largest share of rows an update may lose without --force (default 0.2).' },
+        no_bulk_file: { type: 'string', minLength: 3, description: 'Why the publisher offers no bulk file.' },
+        lookup: { type: 'string', pattern: '^https://', description: "The publisher's own lookup, for what the data set lacks." },
+        by_hand: { type: 'string', minLength: 3, description: 'The publisher has a bulk file but the update command cannot import it yet: how it is refreshed by hand.' },
+      },
+      oneOf: [{ required: ['importer'], anyOf: [{ required: ['url'] }, { required: ['obtain', 'page'] }], not: { anyOf: [{ required: ['no_bulk_file'] }, { required: ['lookup'] }, { required: ['by_hand'] }] } }, { required: ['no_bulk_file', 'lookup'], not: { anyOf: [{ required: ['importer'] }, { required: ['by_hand'] }] } }, { required: ['by_hand'], not: { anyOf: [{ required: ['importer'] }, { required: ['no_bulk_file'] }] } }],
+    },
   },
 } as const
 

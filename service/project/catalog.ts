@@ -3,11 +3,11 @@
  * checked once, or every problem printed as `file:line:column` and the process stopped.
  */
 import { formatProblem, loadCatalog, RuleLoadError, type Catalog } from '../../service/index.js'
-import { ENDPOINTS_DIR, RULES_DIR, TABLES_DIR } from './paths.js'
+import { DATASETS_DIR, ENDPOINTS_DIR, RULES_DIR, TABLES_DIR } from './paths.js'
 
 export function loadCatalogOrExit(): Catalog {
   try {
-    return withOperatorLimits(loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, endpointsDir: ENDPOINTS_DIR }))
+    return withOperatorLimits(loadCatalog({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, endpointsDir: ENDPOINTS_DIR, datasetsDir: DATASETS_DIR }))
   } catch (error) {
     if (error instanceof RuleLoadError) {
       for (const p of error.problems) console.error(formatProblem(p))

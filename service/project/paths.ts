@@ -23,3 +23,5 @@ export const TABLES_DIR = resolve(process.env.TABLES_DIR ?? join(ROOT, 'tables')
 export const ENDPOINTS_DIR = resolve(process.env.ENDPOINTS_DIR ?? join(ROOT, 'endpoints'))
 export const GOLDEN_DIR = join(ROOT, 'test', 'golden')
 export const DATA_DIR = resolve(process.env.DATA_DIR ?? join(ROOT, 'data'))
+/** Where `npm run data -- update` installs newer copies of the data sets (engine/data/updates.ts). */
+export const DATASETS_DIR = join(DATA_DIR, 'datasets')

@@ -20,7 +20,8 @@ test('a dated value is the last one in force on the date', () => {
   if (entry.kind !== 'parameter') throw new Error('not a parameter')
   assert.is(String(at(entry.history, '2026-06-30')!.value), '3076000')
   assert.is(String(at(entry.history, '2026-07-01')!.value), '3000000')
-  assert.is(at(entry.history, '2020-01-01'), undefined)
+  assert.is(String(at(entry.history, '2025-06-30')!.value), '2193000')
+  assert.is(at(entry.history, '2017-12-31'), undefined)
 })
 
 test.run()

@@ -17,6 +17,15 @@ const test = suite('properties: state and federal estate tax')
 let service: Service
 test.before(async () => {
   service = await startService()
+  // A state-year the state's own check refuses answers 400 unsupported_parameter on tax_year, saying why.
+  for (const state of STATES.filter((s) => stateRuleSet(s)))
+    for (const year of STATE_YEARS) {
+      const r = await post(service, STATE, { state, tax_year: year, gross_estate: 0 })
+      if (r.status === 200) continue
+      assert.is(r.json.error?.code, 'unsupported_parameter', `${state} ${year}: ${r.text}`)
+      assert.ok(r.json.error.details.some((d: { field: string; message: string }) => d.field === 'tax_year' && /supported for/.test(d.message)), r.text)
+      REFUSED.add(`${state} ${year}`)
+    }
 })
 test.after(async () => {
   await service.close()
@@ -32,6 +41,12 @@ const RELATIONSHIPS = (stateEndpoint.request as any).properties.beneficiaries.it
 const STATE_YEARS = stateEndpoint.years!.supported
 const FEDERAL_YEARS = federalEndpoint.years!.supported
 const FEDERAL_TOP = topRate('estate.federal')
+/**
+ * State-years a state's own check refuses (MA 2022, DC 2024: a figure not loaded), found by asking each
+ * taxing state for each year before the properties run; the properties hold for every other state-year.
+ */
+const REFUSED = new Set<string>()
+const refused = (state: unknown, year: unknown) => REFUSED.has(`${state} ${year}`)
 
 /** Dollars and cents, up to `max` dollars. */
 const money = (max: number) => fc.integer({ min: 0, max: Math.round(max * 100) }).map((c) => c / 100)
@@ -65,6 +80,7 @@ const estateFor = (state: string) =>
       beneficiaries: fc.array(fc.record({ relationship: fc.constantFrom(...RELATIONSHIPS), inheritance_amount: money(3e6) }), { maxLength: 3 }),
       day: fc.option(fc.integer({ min: 0, max: 364 }), { nil: undefined }),
     })
+    .filter((r) => !refused(state, r.tax_year))
     .map((r): Estate => {
       const married = r.married
       const date = `${r.tax_year}-01-01`
@@ -195,6 +211,7 @@ test('no cliff at any state’s exemption: just above it the tax is at most the 
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...STATE_YEARS), fc.integer({ min: 1, max: 1_000_000 }).map((c) => c / 100), async (year, above) => {
       for (const state of taxing) {
+        if (refused(state, year)) continue
         const ask = async (g: number) => {
           const body = { state, tax_year: year, gross_estate: g }
           const r = await post(service, STATE, body)
@@ -242,6 +259,7 @@ const federalCase = fc
     day: fc.option(fc.integer({ min: 0, max: 364 }), { nil: undefined }),
     giftTax: sometimes(money(2e6)),
   })
+  .filter((r) => !refused(r.state_of_domicile, r.year))
   .map((r) => {
     const date = r.day === undefined ? `${r.year}-01-01` : dateIn(r.year, r.day)
     const body: Record<string, unknown> = { state_of_domicile: r.state_of_domicile, decedent_year_of_death: r.year, surviving_spouse: r.surviving_spouse }

@@ -45,7 +45,7 @@ test('the loaded catalog refuses 2026-Q3 and names the loaded quarters', async (
     assert.is(r.status, 400, r.text)
     assert.is(r.json.error.code, 'unsupported_parameter')
     assert.match(r.text, /oas_quarter/)
-    assert.match(r.text, /2024-Q2 to 2026-Q2/)
+    assert.match(r.text, /2022-Q1 to 2026-Q2/)
   } finally {
     await service.close()
   }
@@ -69,7 +69,7 @@ test('an OAS quarter added by an analyst as a point is used, with the residence 
     assert.is(gis.status, 400, gis.text)
     assert.is(gis.json.error.code, 'unsupported_parameter')
     assert.match(gis.text, /GIS amounts/)
-    assert.match(gis.text, /2024-Q2 to 2026-Q2/)
+    assert.match(gis.text, /2022-Q1 to 2026-Q2/)
   } finally {
     await service.close()
   }
@@ -115,6 +115,40 @@ test('money in the notes prints with the Canadian dollar symbol', async () => {
     const a = await post(service, PATH, { gis_income: 45000, marital_status: 'couple', spouse_oas_status: 'allowance' })
     assert.is(a.status, 200, a.text)
     assert.ok(a.json.result.notes.some((n: unknown) => JSON.stringify(n).includes('C$41,616')), JSON.stringify(a.json.result.notes))
+  } finally {
+    await service.close()
+  }
+})
+
+// canada.ca's four "income less than" figures for each quarter from January 2022 to March 2024, as
+// ESDC's estimator scraped them (legalValues.json / legalValuesJson.json of DTS-STN/eligibility-
+// estimator, the commits named in the table file): single, spouse receiving the OAS pension, spouse
+// receiving neither, spouse receiving the Allowance (where the Allowance stops). Each limit follows
+// from the quarter's maxima and top-ups, so a transcription error in any of them shows here.
+const PUBLISHED_LIMITS: Record<string, [number, number, number, number]> = {
+  '2022-Q1': [19464, 25728, 46656, 36048],
+  '2022-Q2': [19656, 25968, 47136, 36384],
+  '2022-Q3': [20208, 26688, 48432, 37392],
+  '2022-Q4': [20784, 27456, 49824, 38448],
+  '2023-Q1': [20832, 27552, 49920, 38592],
+  '2023-Q2': [20952, 27648, 50208, 38736],
+  '2023-Q3': [21168, 27984, 50736, 39168],
+  '2023-Q4': [21456, 28320, 51408, 39648],
+  '2024-Q1': [21624, 28560, 51840, 39984],
+}
+
+test('every quarter from 2022-Q1 to 2024-Q1 reproduces canada.ca\'s four published income limits', async () => {
+  const service = await startService()
+  try {
+    for (const [quarter, limits] of Object.entries(PUBLISHED_LIMITS)) {
+      const statuses = ['single', 'oas_pension', 'none', 'allowance'] as const
+      for (const [i, status] of statuses.entries()) {
+        const couple = status === 'single' ? {} : { marital_status: 'couple', spouse_oas_status: status }
+        const r = await post(service, PATH, { contribution_year: 2022, oas_quarter: quarter, gis_income: 0, ...couple })
+        assert.is(r.status, 200, r.text)
+        assert.is(r.json.result.gis.income_limit, limits[i], `${quarter} ${status}`)
+      }
+    }
   } finally {
     await service.close()
   }

@@ -29,8 +29,8 @@ function catalogWith2027() {
       return edited
     },
     'endpoints/pension_lump_sum.yaml': (m) => {
-      assert.ok(m.includes('supported: [2025, 2026]'))
-      return m.replace('supported: [2025, 2026]', 'supported: [2025, 2026, 2027]')
+      assert.ok(m.includes('supported: [2023, 2024, 2025, 2026]'))
+      return m.replace('supported: [2023, 2024, 2025, 2026]', 'supported: [2023, 2024, 2025, 2026, 2027]')
     },
   })
 }
@@ -137,19 +137,20 @@ function catalogWith2024Illustration() {
         edited = edited.slice(0, august) + `      "2023-08": { value: "${rate}", reference: { title: "fixture: PBGC 2024 table" } }\n` + edited.slice(august)
       }
       const mortality = edited.indexOf('  applicable_mortality:\n')
-      const dated = edited.indexOf('      "2025-01-01":', mortality)
+      const dated = edited.indexOf('      "2023-01-01":', mortality)
       const last = edited.indexOf('          - { year: "2026", age: "120", qx: "1" }\n', mortality)
       assert.ok(mortality >= 0 && dated > mortality && last > dated, 'the mortality table is laid out as the fixture expects')
       const rows = NOTICE_2023_73_UNISEX_40_TO_120.map((qx, i) => `          - { year: "2024", age: "${40 + i}", qx: "${qx}" }\n`).join('')
       const end = last + '          - { year: "2026", age: "120", qx: "1" }\n'.length
       edited = edited.slice(0, end) + rows + edited.slice(end)
-      // In force from 2024 so that the expected payments, dated by the mortality year, read it.
-      edited = edited.slice(0, dated) + '      "2024-01-01":' + edited.slice(dated + '      "2025-01-01":'.length)
+      // The rows are in force from 2023 (the first termination year loaded), so the expected payments,
+      // dated by the mortality year, read the 2024 rows added here as they are.
       // 29 CFR 4022.23(c) below 45: 1/12 of 1% a month for the 120 months before 45 (0.25 at 45, 0.20 at
       // 40); 45 to 54 are in the tables.
-      const age45 = edited.indexOf('          - { age: "45", factor: "0.25" }\n')
-      assert.ok(age45 > 0)
-      return edited.slice(0, age45) + '          - { age: "40", factor: "0.2" }\n' + edited.slice(age45)
+      // (every dated row set of the table gets it: the request's termination year reads the latest).
+      const age45 = '          - { age: "45", factor: "0.25" }\n'
+      assert.ok(edited.includes(age45))
+      return edited.split(age45).join('          - { age: "40", factor: "0.2" }\n' + age45)
     },
   })
 }

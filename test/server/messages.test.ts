@@ -35,7 +35,7 @@ const mistakes: [string, string, unknown, string, RegExp][] = [
   ['a state code with a slip', STATE, { state: 'NYY', tax_year: 2026, gross_estate: 1 }, 'state', /did you mean NY\?/],
   ['a field by its first words', '/social-security/estimate', { date_of_birth: '1964-03-10', calculation_year: 2026, claim_age: 67 }, 'claim_age', /did you mean claim_age_months\?/],
   ['a field misspelt', STATE, { state: 'NY', tax_year: 2026, gros_estate: 1 }, 'gros_estate', /did you mean gross_estate\?/],
-  ['a year not supported', STATE, { state: 'NY', tax_year: 2019, gross_estate: 1 }, 'tax_year', /supported: 2026/],
+  ['a year not supported', STATE, { state: 'NY', tax_year: 2019, gross_estate: 1 }, 'tax_year', /supported: 2022, 2023, 2024, 2025, 2026/],
   ['JSON with a trailing comma', STATE, '{"state": "NY",\n "tax_year": 2026,\n}', 'body', /at position \d+ \(line 3, column 1\)/],
   ['JSON cut short', STATE, '{"state": "NY", "tax_year": 2026', 'body', /after property value at position 32 \(line 1, column 33\)/],
 ]

@@ -37,7 +37,7 @@ const SLAT = { trust_type: 'slat', valuation_date: '2026-04-15', initial_value: 
 // [what, operation, path, body, accepted]
 const CASES: [string, string, string, Record<string, unknown>, boolean][] = [
   ['a state in lower case', 'state_estate_tax', '/estate/calculate-state-tax', { state: 'ny', tax_year: 2026, gross_estate: 1 }, true],
-  ['an unsupported tax year', 'state_estate_tax', '/estate/calculate-state-tax', { state: 'NY', tax_year: 2025, gross_estate: 1 }, false],
+  ['an unsupported tax year', 'state_estate_tax', '/estate/calculate-state-tax', { state: 'NY', tax_year: 2021, gross_estate: 1 }, false],
   ['an unsupported year of death', 'federal_estate_tax', '/estate/calculate-federal-tax', { gross_estate: 1, decedent_year_of_death: 2027 }, false],
   ['a grat', 'calculate_grat', '/estate/calculate-grat', GRAT, true],
   ['a grat without term_years', 'calculate_grat', '/estate/calculate-grat', { valuation_date: '2026-04-15', initial_value: 1000000 }, false],

@@ -10,7 +10,7 @@ import { ROOT } from '../../service/project/paths.js'
 const test = suite('tools: --help')
 
 /** Modules other tools import, not commands. */
-const LIBRARIES = new Set(['tools/golden.ts', 'tools/golden-update.ts', 'tools/help.ts', 'tools/data/importer.ts', 'tools/docs/api.ts', 'tools/docs/functions.ts', 'tools/docs/index.ts', 'tools/docs/markdown.ts'])
+const LIBRARIES = new Set(['tools/golden.ts', 'tools/golden-update.ts', 'tools/help.ts', 'tools/data/importer.ts', 'tools/data/importers.ts', 'tools/docs/api.ts', 'tools/docs/functions.ts', 'tools/docs/index.ts', 'tools/docs/markdown.ts'])
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

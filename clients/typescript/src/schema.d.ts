@@ -103,11 +103,11 @@ export interface paths {
          * Canada Pension Plan contributions and retirement pension, Old Age Security pension and its recovery tax, Guaranteed Income Supplement
          * @description Canada Pension Plan contributions and retirement pension, Old Age Security pension and its recovery tax, Guaranteed Income Supplement.
          *
-         *     In Canadian dollars: the year's CPP contributions for an employee or a self-employed person (5.95 % each of employee and employer between the $3,500 basic exemption and the YMPE, $74,600 in 2026, and the second additional contribution of 4 % each up to the YAMPE, $85,000); the CPP retirement pension from a share of the maximum at 65 (or the caller's own estimate), reduced 0.6 % a month before 65 and increased 0.7 % a month after, to 70; the OAS pension for a payment quarter, in 40ths of the years of residence after 18, increased 0.6 % a month of deferral (at most 60 months) and 10 % from 75; the OAS recovery tax, 15 % of net world income over the income year's threshold; and, when gis_income is sent, the Guaranteed Income Supplement for the quarter for a single pensioner or a couple (spouse receiving the OAS pension, the Allowance, or neither), after the earnings exemption.
+         *     In Canadian dollars: the year's CPP contributions (2022 to 2026) for an employee or a self-employed person (5.95 % each of employee and employer, 5.70 % in 2022, between the $3,500 basic exemption and the YMPE, $74,600 in 2026, and from 2024 the second additional contribution of 4 % each up to the YAMPE, $85,000 in 2026); the CPP retirement pension from a share of the maximum at 65 (or the caller's own estimate), reduced 0.6 % a month before 65 and increased 0.7 % a month after, to 70; the OAS pension for a payment quarter, in 40ths of the years of residence after 18, increased 0.6 % a month of deferral (at most 60 months) and 10 % from 75; the OAS recovery tax, 15 % of net world income over the income year's threshold; and, when gis_income is sent, the Guaranteed Income Supplement for the quarter for a single pensioner or a couple (spouse receiving the OAS pension, the Allowance, or neither), after the earnings exemption.
          *
-         *     Years covered (contribution_year): 2026; any other year is refused.
+         *     Years covered (contribution_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Contribution years other than 2026 and OAS and GIS quarters other than those loaded (April 2024 to June 2026); recovery thresholds are loaded for income years 2022 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
+         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to June 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Canadian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -669,9 +669,9 @@ export interface paths {
          *
          *     For a defined-benefit offer (a monthly annuity, single life or joint and 50% survivor, starting at a whole age, with a COLA if any, against a lump sum): the minimum lump sum under 26 U.S.C. § 417(e)(3) at the segment rates of the lookback month and the applicable mortality table (IRS Notice 2025-40 for 2026); the interest rate at which the annuity's expected present value equals the lump sum; the expected present value at the caller's discount rate; how many months of payments add up to the lump sum and the age then (undiscounted); and the PBGC maximum monthly guarantee for a single-employer plan terminating in the year given, at the age at benefit start and for the form (ERISA § 4022(b)(3); 29 CFR 4022.22-.23), with a note when the annuity exceeds it.
          *
-         *     Years covered (termination_year): 2025, 2026; any other year is refused.
+         *     Years covered (termination_year): 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Lookback months other than those loaded (August 2025 to April 2026), annuity starting years other than 2026 (the 2026 mortality table), and deferred annuities (the annuity starts at the age given, on the valuation date); Termination years other than 2025 and 2026, and benefit start ages below 45 or above 65 (400 unsupported_parameter); Survivor percentages other than 50%, period-certain forms, and, for the PBGC maximum, spouses of different ages (the 0.9 factor is PBGC's same-age one), multiemployer plans, the phase-in of recent benefit increases and the other guarantee limits (29 CFR 4022.24-.25); A plan's own actuarial equivalence (a plan may pay more than the § 417(e)(3) minimum) and the tax on the distribution.
+         *     It will not answer: Lookback months other than those loaded (August 2025 to April 2026), annuity starting years other than 2026 (the 2026 mortality table), and deferred annuities (the annuity starts at the age given, on the valuation date); Termination years other than 2023 to 2026, and benefit start ages below 45, 66 to 74, above 75, and 75 before 2025 (400 unsupported_parameter): PBGC's rows above 65 other than 75 were not in the sources reached; Survivor percentages other than 50%, period-certain forms, and, for the PBGC maximum, spouses of different ages (the 0.9 factor is PBGC's same-age one), multiemployer plans, the phase-in of recent benefit increases and the other guarantee limits (29 CFR 4022.24-.25); A plan's own actuarial equivalence (a plan may pay more than the § 417(e)(3) minimum) and the tax on the distribution.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -912,14 +912,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * State estate and inheritance tax for a 2026 death
-         * @description State estate and inheritance tax for a 2026 death.
+         * State estate and inheritance tax for a death in 2022 to 2026
+         * @description State estate and inheritance tax for a death in 2022 to 2026.
          *
-         *     Estate tax for the 12 states and DC that levy one (CT, DC, HI, IL, MA, MD, ME, MN, NY, OR, RI, VT, WA) and inheritance tax per beneficiary for the inheritance-tax states (KY, MD, NE, NJ, PA; Iowa's is repealed), with New York's 105% cliff, the Massachusetts and Oregon threshold rules, state-only QTIP elections and the gift add-backs. Any other state answers zero with applies false.
+         *     Estate tax for the 12 states and DC that levy one (CT, DC, HI, IL, MA, MD, ME, MN, NY, OR, RI, VT, WA) and inheritance tax per beneficiary for the inheritance-tax states (KY, MD, NE, NJ, PA; Iowa for deaths in 2022-2024, repealed from 2025), with New York's 105% cliff, the Massachusetts and Oregon threshold rules, state-only QTIP elections and the gift add-backs, for deaths in 2022 to 2026: each year's exclusions and rates, with the changes of law by date (Washington on 2025-07-01 and 2026-07-01, Connecticut's move to the federal exclusion and a flat 12% in 2023, Nebraska's LB 310 in 2023, Iowa's phase-down and repeal). Any other state answers zero with applies false.
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026 (400 unsupported_parameter lists the supported years); Nonresident decedents' situs apportionment (VT, MN, HI fractions) and Oregon's natural-resource exemption or Minnesota's QSBP subtraction; Connecticut gift tax paid (its credit and three-year gross-up) and Massachusetts' FY26 out-of-state property changes; Age-based inheritance exemptions in PA and NE: every beneficiary is taken to be an adult; Federal estate tax: use calculate_estate_tax, which includes the domicile state's tax.
+         *     It will not answer: Deaths in years other than 2022 to 2026 (400 unsupported_parameter lists the supported years); Massachusetts deaths in 2022 (the pre-2023 tax, limited by the federal tax of the 1999 Form 706, is not loaded) and District of Columbia deaths in 2024 (its zero bracket amount could not be verified): each refused with a 400 on tax_year that says why; Nonresident decedents' situs apportionment (VT, MN, HI fractions) and Oregon's natural-resource exemption or Minnesota's QSBP subtraction; Connecticut gift tax paid (its credit and three-year gross-up) and Massachusetts' FY26 out-of-state property changes; Age-based inheritance exemptions in PA and NE: every beneficiary is taken to be an adult; Federal estate tax: use calculate_estate_tax, which includes the domicile state's tax.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -945,7 +945,7 @@ export interface paths {
          *
          *     For one financial year (1 July to 30 June, written "2025-26"): the superannuation guarantee on the ordinary time earnings of each quarter, up to the maximum contribution base a quarter (SGAA 1992 s 15, s 19); the concessional cap with unused cap of the five previous years carried forward when the total super balance on the prior 30 June is under $500,000 (ITAA 1997 s 291-20); the non-concessional cap and the bring-forward by total super balance (s 292-85); Division 293 tax; the government co-contribution; the low income super tax offset; and excess contributions with what happens to them. Amounts in Australian dollars.
          *
-         *     It will not answer: Financial years other than those loaded (2024-25 and 2025-26): 400 unsupported_parameter lists them; A bring-forward period already running from an earlier year, age limits (co-contribution under 71, bring-forward under 75), defined benefit interests, the transfer balance cap on pensions, spouse contributions and their offset, and the first home super saver scheme.
+         *     It will not answer: Financial years other than those loaded (2017-18 to 2025-26): 400 unsupported_parameter lists them. Before 2022-23 the $450 monthly wage threshold of the superannuation guarantee is not applied (quarters are sent, not months); a note says so; A bring-forward period already running from an earlier year, age limits (co-contribution under 71, bring-forward under 75), defined benefit interests, the transfer balance cap on pensions, spouse contributions and their offset, and the first home super saver scheme.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Australian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -1881,11 +1881,11 @@ export interface components {
         };
         estimate_canadian_retirement_benefit_request: {
             /**
-             * @description Calendar year of the CPP contributions and of the CPP maximum at 65. 2026 is supported. Default: 2026.
+             * @description Calendar year of the CPP contributions and of the CPP maximum at 65. 2022 to 2026 are supported (no CPP2 before 2024). Default: 2026.
              * @default 2026
              * @enum {integer}
              */
-            contribution_year?: 2026;
+            contribution_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Pensionable employment or self-employment earnings for the year, in Canadian dollars. Default: 0.
              * @default 0
@@ -1911,7 +1911,7 @@ export interface components {
              */
             cpp_start_extra_months?: number;
             /**
-             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2024-Q2 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
+             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
              * @default 2026-Q1
              */
             oas_quarter?: string;
@@ -1935,7 +1935,7 @@ export interface components {
             /** @description Net world income for income_year, in Canadian dollars, including the OAS pension; when sent, the recovery tax is computed. */
             net_world_income?: number;
             /**
-             * @description Income year of net_world_income (2022 to 2026 loaded). Default: 2026.
+             * @description Income year of net_world_income (2018 to 2026 loaded). Default: 2026.
              * @default 2026
              */
             income_year?: number;
@@ -2019,7 +2019,7 @@ export interface components {
                 deferral_months: number;
                 /** @description 0.6 % per month of deferral (s. 7.1). */
                 deferral_increase: number;
-                /** @description 0.10 from age 75, else 0. */
+                /** @description 0.10 from age 75 for quarters from July 2022, else 0. */
                 age_increase: number;
                 /** @description Monthly pension. */
                 monthly: number;
@@ -6093,12 +6093,12 @@ export interface components {
         };
         compare_pension_lump_sum_request: {
             /**
-             * @description Calendar year the plan terminates (or the employer entered bankruptcy), which picks PBGC's maximum guarantee table. 2025 and 2026 are supported. Default: 2026.
+             * @description Calendar year the plan terminates (or the employer entered bankruptcy), which picks PBGC's maximum guarantee table. 2023 to 2026 are supported. Default: 2026.
              * @default 2026
              * @enum {integer}
              */
-            termination_year?: 2025 | 2026;
-            /** @description The participant's whole age when the annuity starts, in years; PBGC's age adjustment is loaded for ages 45 to 65. */
+            termination_year?: 2023 | 2024 | 2025 | 2026;
+            /** @description The participant's whole age when the annuity starts, in years; PBGC's age adjustment is loaded for ages 45 to 65, and 75 for termination years from 2025. */
             age_at_benefit_start: number;
             /**
              * @description The annuity offered: single_life (straight life annuity) or joint_and_50_survivor (50% to a surviving spouse of the same age). Default: single_life.
@@ -7681,10 +7681,10 @@ export interface components {
              */
             state: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of death. 2026 is supported.
+             * @description Year of death, 2022 to 2026 (except MA 2022 and DC 2024, refused with a reason).
              * @enum {integer}
              */
-            tax_year: 2026;
+            tax_year: 2022 | 2023 | 2024 | 2025 | 2026;
             /** @description Gross estate in US dollars. */
             gross_estate: number;
             /**
@@ -7728,7 +7728,7 @@ export interface components {
             }[];
             /**
              * Format: date
-             * @description Extension. Date of death (YYYY-MM-DD) in tax_year. Where a state's law changes during the year (Washington on 2026-07-01) it picks the law; without it the law in force on 1 January is applied and a note says so.
+             * @description Extension. Date of death (YYYY-MM-DD) in tax_year. Where a state's law changes during the year (Washington on 2025-07-01 and 2026-07-01) it picks the law; without it the law in force on 1 January is applied and a note says so.
              */
             date_of_death?: string;
             /**
@@ -7759,13 +7759,13 @@ export interface components {
             state_name: string;
             /** @description Year of death. */
             tax_year: number;
-            /** @description The state's estate tax. Where the state levies none (including the inheritance-tax-only states KY, NE, NJ, PA and Iowa), applies is false, tax is 0 and exemption and cliff are null. */
+            /** @description The state's estate tax. Where the state levies none (including the inheritance-tax-only states KY, NE, NJ, PA and IA), applies is false, tax is 0 and exemption and cliff are null. */
             estate_tax: {
                 /** @description Whether the state levies an estate tax for this death (CT, DC, HI, IL, MA, MD, ME, MN, NY, OR, RI, VT, WA). */
                 applies: boolean;
                 /** @description The state's taxable estate before its exemption, in US dollars: the gross estate less the deductions claimed (marital, state-only QTIP, charitable, debts and expenses), plus the gifts the state adds back (CT all since 2005; MN and NY 3 years; VT 2; ME 1). Illinois: after the deduction of the Illinois tax itself (state_death_tax_deduction), the base its tax is computed on. Where the state has no estate tax, the gross estate less those deductions. */
                 taxable_estate: number;
-                /** @description The state's exemption, exclusion or threshold, in US dollars: CT the federal basic exclusion amount (Conn. Gen. Stat. § 12-391(c)(4)); DC the zero bracket amount; HI the exclusion less adjusted taxable gifts plus the Hawaii DSUE; MD the exemption plus the Maryland DSUE; MA and OR the threshold at or below which no tax is due; WA the applicable exclusion amount. null where the state has no estate tax. */
+                /** @description The state's exemption, exclusion or threshold, in US dollars: CT its exemption amount ($9,100,000 for 2022 deaths; from 2023 the federal basic exclusion amount, Conn. Gen. Stat. § 12-391(c)(4)); DC the zero bracket amount; HI the exclusion less adjusted taxable gifts plus the Hawaii DSUE; MD the exemption plus the Maryland DSUE; MA and OR the threshold at or below which no tax is due; WA the applicable exclusion amount. null where the state has no estate tax. */
                 exemption: number | null;
                 /** @description State estate tax due, in US dollars: for Maryland after the credit for its inheritance tax, for Illinois at the fixed point of its interrelated computation. */
                 tax: number;
@@ -7826,7 +7826,7 @@ export interface components {
             };
             /** @description The state's inheritance tax, beneficiary by beneficiary (KY, MD, NE, NJ, PA). Elsewhere applies is false, beneficiaries is empty and total is 0. */
             inheritance_tax: {
-                /** @description Whether the state levies an inheritance tax for this death (KY, MD, NE, NJ, PA; false for Iowa, repealed). */
+                /** @description Whether the state levies an inheritance tax for this death (KY, MD, NE, NJ, PA; Iowa for deaths before 2025-01-01, false after its repeal). */
                 applies: boolean;
                 /** @description Iowa only: true where its inheritance tax is repealed for the date of death (deaths on or after 2025-01-01, Iowa Code § 450.98). */
                 repealed?: boolean;
@@ -7838,7 +7838,7 @@ export interface components {
                      */
                     relationship: "spouse" | "child" | "grandchild" | "parent" | "sibling" | "niece_nephew" | "unrelated";
                     /**
-                     * @description The beneficiary's class under the state's law. KY (KRS 140.070): A, B, C. NJ (N.J.S.A. 54:34-2): A, C, D. NE (Neb. Rev. Stat. §§ 77-2004 to 77-2006): spouse, 1, 2, 3. PA (72 P.S. § 9116): spouse, lineal, sibling, collateral. MD (Tax-Gen. §§ 7-203, 7-204): exempt or taxable.
+                     * @description The beneficiary's class under the state's law. KY (KRS 140.070): A, B, C. NJ (N.J.S.A. 54:34-2): A, C, D. NE (Neb. Rev. Stat. §§ 77-2004 to 77-2006): spouse, 1, 2, 3. PA (72 P.S. § 9116): spouse, lineal, sibling, collateral. MD (Tax-Gen. §§ 7-203, 7-204): exempt or taxable. IA (Iowa Code § 450.10, deaths before 2025): exempt, B (brothers and sisters), C (others).
                      * @enum {string}
                      */
                     class: "A" | "B" | "C" | "D" | "1" | "2" | "3" | "spouse" | "lineal" | "sibling" | "collateral" | "exempt" | "taxable";
@@ -7919,7 +7919,7 @@ export interface components {
         };
         calculate_super_contributions_request: {
             /**
-             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2024-25 and 2025-26.
+             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2017-18 to 2025-26.
              * @default '2025-26'
              */
             financial_year: string;
@@ -7940,7 +7940,7 @@ export interface components {
              * @default 0
              */
             total_super_balance?: number;
-            /** @description Unused concessional cap of each of up to five previous years (from 2018-19), in Australian dollars, as the ATO shows it. Default none. */
+            /** @description Unused concessional cap of each of up to five previous years (from 2018-19: one in 2019-20, none in 2017-18 and 2018-19), in Australian dollars, as the ATO shows it. Default none. */
             unused_concessional_cap?: number[];
             /**
              * @description The person's income for the year in Australian dollars: total income for the co-contribution, adjusted taxable income for LISTO, income for surcharge purposes less reportable super contributions for Division 293. Default 0.
