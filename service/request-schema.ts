@@ -59,7 +59,13 @@ function isSchema(v: unknown): v is Schema {
 function object(written: Schema, inputs: Record<string, InputSpec>): Schema {
   const properties = isSchema(written.properties) ? written.properties : {}
   const filled: Schema = {}
-  for (const [name, schema] of Object.entries(properties)) filled[name] = isSchema(schema) ? field(schema, Object.hasOwn(inputs, name) ? inputs[name] : undefined) : schema
+  const required = new Set(Array.isArray(written.required) ? written.required : [])
+  for (const [name, schema] of Object.entries(properties)) {
+    filled[name] = isSchema(schema) ? field(schema, Object.hasOwn(inputs, name) ? inputs[name] : undefined) : schema
+    // A field the caller must send never takes its input's default, so publishing one would tell a
+    // client generator a value the service never fills in.
+    if (required.has(name) && isSchema(schema) && !('default' in schema) && isSchema(filled[name])) delete (filled[name] as Schema).default
+  }
   const out: Schema = { type: 'type' in written ? written.type : 'object' }
   if (!('additionalProperties' in written)) out.additionalProperties = false
   for (const [k, v] of Object.entries(written)) if (k !== 'type') out[k] = k === 'properties' ? filled : v

@@ -14,6 +14,9 @@ const HEADER = `/**
 `
 
 let text = ''
+// Decoded as UTF-8 across chunks: a Buffer turned to text chunk by chunk breaks a character (an em
+// dash) that a chunk boundary splits.
+process.stdin.setEncoding('utf8')
 for await (const chunk of process.stdin) text += chunk
 // A field with a default stays optional: the caller may leave it out and the service fills it in.
 const document = JSON.parse(text)

@@ -23,6 +23,8 @@ export interface DatasetDescriptor {
   history?: { key: string[]; effective: string }
   /** A range lookup: lower bound inclusive, upper exclusive; an empty upper is open-ended. */
   band?: { lower: string; upper: string }
+  /** Text columns indexed by their words, for `search_rows()`: the rows sharing words with a text, best first. */
+  search?: string[]
 }
 
 /** One row: each column's value as written (an empty cell is null), and the line it stands on. */

@@ -43,7 +43,34 @@ export interface DatasetStore {
   keyValues(): Value[]
   /** How many rows the data set holds (what a coverage statement reports). */
   count(): number
+  /**
+   * The rows whose search columns share words with `text`, best first (FTS5's BM25 rank), at most
+   * `limit`; none for a text without words.
+   */
+  search(text: string, limit: number): Record<string, Value>[]
 }
+
+/**
+ * A text's words as the index holds them (unicode61: letters and digits, lower case, without
+ * accents), each once, at most MAX_SEARCH_WORDS, so a long text costs no more than a name does.
+ */
+export function searchWords(text: string): string[] {
+  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  return [...new Set(words.map((w) => w.normalize('NFD').replace(/\p{M}/gu, '')))].filter((w) => w !== '').slice(0, MAX_SEARCH_WORDS)
+}
+/** The most words of a text a search looks for (a setting of the engine, not law). */
+export const MAX_SEARCH_WORDS = 16
+/**
+ * A word held by more rows than this share (and more than SEARCH_COMMON_FLOOR rows) is common: a
+ * search ranks only the rows holding one of its rarer words (or, when all are common, both of the
+ * two rarest), so it ranks a few thousand rows however large the data set (settings, not law).
+ */
+export const SEARCH_COMMON_SHARE = 0.002
+export const SEARCH_COMMON_FLOOR = 1000
+/** A word held by more than this share of the rows does not rank them (a setting, not law). */
+export const SEARCH_RANKING_SHARE = 0.05
+/** A word the index does not hold is looked for as the beginning of one, or by this many first letters (a typo after them). */
+export const SEARCH_PREFIX_LETTERS = 4
 
 /** Where the store is built when the loader is given no folder: shared by every process of the machine. */
 export const DATASET_CACHE_DIR = join(tmpdir(), 'rules-as-code-datasets')
@@ -77,7 +104,7 @@ function typed(columns: Record<string, ColumnType>, raw: Record<string, string |
 /** The cache file's name: a hash of every descriptor and data file, so any change makes a new one. */
 function fingerprint(files: DatasetFile[]): string {
   const hash = createHash('sha256')
-  hash.update('datasets/1\n')
+  hash.update('datasets/3\n')
   for (const f of files) {
     hash.update(`${f.id}\n${JSON.stringify(f.descriptor)}\n`)
     hash.update(readFileSync(f.path))
@@ -103,16 +130,30 @@ function build(target: string, files: DatasetFile[], problems: Problem[]): boole
       if (d.key) db.exec(`CREATE INDEX ${table}_key ON ${table} (${d.key.map(col).join(', ')}, line)`)
       if (d.history) db.exec(`CREATE INDEX ${table}_history ON ${table} (${[...d.history.key, d.history.effective].map(col).join(', ')})`)
       if (d.band) db.exec(`CREATE INDEX ${table}_band ON ${table} (band_lower)`)
+      if (d.search) {
+        // The words of the search columns, by line: contentless, so the text is stored once (in the table).
+        db.exec(`CREATE INDEX ${table}_line ON ${table} (line)`)
+        db.exec(`CREATE VIRTUAL TABLE ${table}_search USING fts5(words, content='', tokenize='unicode61 remove_diacritics 2')`)
+      }
       const insert = db.prepare(
         `INSERT INTO ${table} (line${names.map((n) => `, ${col(n)}`).join('')}${d.band ? ', band_lower' : ''}) VALUES (?${names.map(() => ', ?').join('')}${d.band ? ', ?' : ''})`,
       )
+      const words = d.search ? db.prepare(`INSERT INTO ${table}_search (rowid, words) VALUES (?, ?)`) : undefined
       db.transaction(() => {
         for (const row of rows) {
           const values: (string | number | null)[] = [row.line, ...names.map((n) => cellText(d.columns[n]!, row.cells[n] ?? null))]
           if (d.band) values.push(row.cells[d.band.lower] === null ? null : Number(row.cells[d.band.lower]))
           insert.run(...values)
+          if (words) words.run(row.line, d.search!.map((c) => row.cells[c] ?? '').join(' '))
         }
       })()
+      if (d.search) {
+        // How many rows hold each word, counted once here (fts5vocab reads the whole index).
+        db.exec(`CREATE VIRTUAL TABLE temp.${table}_vocab USING fts5vocab(main, ${table}_search, row)`)
+        db.exec(`CREATE TABLE ${table}_words (term TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID`)
+        db.exec(`INSERT INTO ${table}_words SELECT term, doc FROM temp.${table}_vocab`)
+        db.exec(`DROP TABLE temp.${table}_vocab`)
+      }
     })
     db.close()
     renameSync(temporary, target)
@@ -150,6 +191,54 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   // Candidates by the numeric lower bound (a float, only to narrow); the band is chosen exactly.
   const bands = d.band ? db.prepare(`SELECT * FROM ${table} WHERE band_lower <= ? ORDER BY band_lower DESC, line LIMIT 4`) : undefined
   const count = db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck()
+  const searched = d.search
+    ? db.prepare(`SELECT t.* FROM ${table}_search s JOIN ${table} t ON t.line = s.rowid WHERE ${table}_search MATCH ? ORDER BY s.rank, t.line LIMIT ?`)
+    : undefined
+  // How many rows hold a word, and words beginning with some letters: the words table written with
+  // the index (reading fts5vocab at query time would read a common word's whole posting list).
+  const frequency = d.search
+    ? {
+        word: db.prepare(`SELECT rows FROM ${table}_words WHERE term = ?`).pluck(),
+        prefix: db.prepare(`SELECT coalesce(sum(rows), 0) FROM ${table}_words WHERE term >= ? AND term < ?`).pluck(),
+      }
+    : undefined
+  const prefixed = (start: string): number => {
+    const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1)
+    return frequency!.prefix.get(start, end) as number
+  }
+  /** The query of a text: its rarer words (a word the index lacks as the beginning of one), any of them. */
+  const plan = (text: string): string | undefined => {
+    const terms: { term: string; rows: number }[] = []
+    for (const w of searchWords(text)) {
+      const rows = frequency!.word.get(w) as number | undefined
+      if (rows !== undefined) {
+        terms.push({ term: `"${w}"`, rows })
+        continue
+      }
+      if (w.length < SEARCH_PREFIX_LETTERS) continue
+      // A word typed short ("labora"), else one mistyped after its first letters ("laboratorys").
+      const whole = prefixed(w)
+      if (whole > 0) terms.push({ term: `"${w}"*`, rows: whole })
+      else if (w.length > SEARCH_PREFIX_LETTERS) {
+        const start = w.slice(0, SEARCH_PREFIX_LETTERS)
+        const rows = prefixed(start)
+        if (rows > 0) terms.push({ term: `"${start}"*`, rows })
+      }
+    }
+    if (terms.length === 0) return undefined
+    terms.sort((a, b) => a.rows - b.rows)
+    const common = Math.max(SEARCH_COMMON_FLOOR, countRows() * SEARCH_COMMON_SHARE)
+    const any = (list: { term: string }[]) => list.map((t) => t.term).join(' OR ')
+    // The candidates: the rows holding a rare word; when every word is common, those holding the
+    // two rarest. They are ranked by every word of the text (BM25 sums each word a row holds).
+    const rare = terms.filter((t) => t.rows <= common)
+    const candidates = rare.length > 0 ? any(rare) : terms.length > 1 ? `${terms[0]!.term} AND ${terms[1]!.term}` : terms[0]!.term
+    // A word held by a large share of the rows (an initial, "LLC") ranks nothing and costs the most to read.
+    const ranking = terms.filter((t) => t.rows <= countRows() * SEARCH_RANKING_SHARE)
+    return ranking.length <= rare.length ? candidates : `(${candidates}) AND (${any(ranking)})`
+  }
+  let rowCount: number | undefined
+  const countRows = () => (rowCount ??= count.get() as number)
   const missing = (what: string): never => {
     throw new Error(`this data set declares no ${what}`)
   }
@@ -161,6 +250,11 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
       return ((keyValues ?? missing('one-column key')).all() as string[]).map((k) => (NUMERIC.has(type) ? new Dec(k) : type === 'boolean' ? k === 'true' : k))
     },
     count: () => count.get() as number,
+    search: (text, limit) => {
+      if (!searched) return missing('search')
+      const query = limit < 1 ? undefined : plan(text)
+      return query === undefined ? [] : rowsOf(searched.all(query, limit))
+    },
     inForce: (key, date) => {
       const raw = (inForce ?? missing('history')).get(...key.map(keyText), date)
       return raw ? typed(d.columns, raw as Record<string, string | null>) : undefined

@@ -2,7 +2,7 @@
  * @module Queries of a data set (tables/**: rows in a CSV or JSON Lines file, engine/data/): the
  * rows of a key, the band holding a value, a key's history and its row in force on a date. What a
  * query needs (a declared key, band or history, one value per key column) is checked at load, so a
- * query never scans a data set at run time.
+ * query never scans a data set at run time; a search reads a words index (SQLite FTS5).
  */
 import type { DatasetEntry, TableEntry } from '../data/tables.js'
 import type { Value } from '../model/types.js'
@@ -11,6 +11,8 @@ import { Dec } from '../values/decimal.js'
 import { amount, chargeItems, date, describe } from './values.js'
 
 const dataset = (cx: CallContext) => cx.table as DatasetEntry
+/** The most rows one search may return (a bound of the engine's work, not law). */
+const MAX_SEARCH_ROWS = 1000
 
 /**
  * A query's rows, charged one step for the query and one a row read: an index finds them, so the
@@ -74,6 +76,18 @@ export const data: FunctionLibrary = {
     args: [{ table: 'dataset' }],
     returns: 'integer',
     impl: (_args, cx) => new Dec(cx.rt.read(dataset(cx)).count()),
+  },
+  search_rows: {
+    doc: 'The rows of a data set whose search columns share words with a text, best first (BM25), at most `limit` (1 to 1,000): search_rows(providers, name, 50), the candidates a name is then compared with (entity_match).',
+    args: [{ table: 'dataset' }, 'text', 'number'],
+    returns: rowsOf,
+    checkTable: (table) => (table.kind !== 'dataset' || table.descriptor.search ? undefined : `${table.id} declares no search columns (search: [column]); search_rows reads only an indexed text`),
+    impl: ([, text, limit], cx) => {
+      const most = amount(cx, limit!, 'the limit')
+      if (!most.isInteger() || most.lt(1) || most.gt(MAX_SEARCH_ROWS)) return cx.fail(`the limit of search_rows is a whole number from 1 to ${MAX_SEARCH_ROWS}, got ${most.toString()}`)
+      if (typeof text !== 'string') return cx.fail(`search_rows searches a text, got ${describe(text!)}`)
+      return charged(cx, cx.rt.read(dataset(cx)).search(text, most.toNumber()))
+    },
   },
   history: {
     doc: "The rows of a key in order of effective date (empty when the key has none): history(minimum_wage, state).",

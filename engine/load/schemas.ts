@@ -157,6 +157,7 @@ const dataset = {
       description: 'A range lookup: the lower bound is inclusive, the upper exclusive; an empty upper bound is open-ended.',
       properties: { lower: name, upper: name },
     },
+    search: { ...columnList, description: 'Text columns indexed by their words (SQLite FTS5), for search_rows(set, text, limit): the rows sharing words with a text, best first.' },
     source: { anyOf: [sourceKey, citation], description: 'Where the records come from: the publisher and the address they were retrieved from.' },
     licence: { type: 'string', minLength: 3 },
     retrieved: isoDate,

@@ -143,6 +143,24 @@ function check(rs: RuleSet, ev: Evaluation, late: boolean): void {
   }
 }
 
+/**
+ * A called rule set's refusal, naming the caller's input where the call passed it under another name
+ * (`tax_year: decedent_year_of_death`): the caller never sent the callee's field, so its name would
+ * point nowhere. Other fields, and other errors, are left as they are.
+ */
+function callersFields(caller: RuleSet, node: CallNode, error: unknown): unknown {
+  if (!(error instanceof InputError) || error instanceof WorkLimitError || error.details.length === 0) return error
+  let renamed = false
+  const details = error.details.map((d) => {
+    const head = /^[a-z0-9_]+/.exec(d.field)?.[0]
+    const passed = head === undefined ? undefined : node.input.get(head)?.text?.trim()
+    if (passed === undefined || passed === head || !Object.hasOwn(caller.inputs, passed)) return d
+    renamed = true
+    return { field: passed + d.field.slice(head!.length), message: d.message }
+  })
+  return renamed ? new InputError(error.code, summary(details), details) : error
+}
+
 /** The scopes a check is made in: the root, or for `for_each` one per item, holding the item and its index. */
 function checkScopes(ch: Check, ev: Evaluation): Scope[] {
   if (!ch.each) return [ev.root]
@@ -482,7 +500,12 @@ class Evaluation {
     }
     const again = level.get(SAME_RESULT) as Record<string, Value> | undefined
     if (again) return again
-    const result = this.callByKey(callee, target, input)
+    let result: Record<string, Value>
+    try {
+      result = this.callByKey(callee, target, input)
+    } catch (error) {
+      throw callersFields(this.rs, node, error)
+    }
     level.set(SAME_RESULT, result)
     return result
   }

@@ -67,3 +67,29 @@ test("a for_each condition is type-checked with the item's fields", () => {
 })
 
 test.run()
+
+const calls = suite('engine/checks: a called rule set refuses')
+
+async function callRefusal(input: Record<string, unknown>): Promise<InputError> {
+  try {
+    await evaluate(catalog, 'demo.caller', input)
+  } catch (error) {
+    if (error instanceof InputError) return error
+    throw error
+  }
+  throw new Error('the request was answered')
+}
+
+calls("naming the caller's input where the call passed it under another name (year: tax_year)", async () => {
+  // The caller never sent `year`: a refusal naming it would point at no field of the request.
+  const error = await callRefusal({ price: 1, tax_year: 1999 })
+  assert.equal(error.details, [{ field: 'tax_year', message: 'is before 2000' }])
+  assert.is(error.message, 'tax_year is before 2000')
+})
+
+calls('keeping its own field where the call passed a formula of several inputs', async () => {
+  const error = await callRefusal({ price: -5, tax_year: 2020 })
+  assert.equal(error.details, [{ field: 'amount', message: 'is negative' }])
+})
+
+calls.run()

@@ -90,8 +90,8 @@ test('a jurisdiction whose file holds only the required tables: the federal rate
   assert.is(r.status, 200, r.text)
   const z = (r.json as { result: Lookup }).result
   assert.equal(z.minimum_wage, { hourly: 7.25, state_rate: 5.15, effective: '2009-07-24', basis: 'state_rate', federal_rate: 7.25 })
-  assert.equal(z.exempt_salary, { weekly: 684, annual: 35568, effective: '2020-01-01', basis: 'federal' })
-  assert.ok(z.notes.some((n) => n.includes('City and county minimum wage ordinances are out of scope')))
+  assert.equal(z.exempt_salary, { weekly: 684, annual: 35568, effective: '2020-01-01', basis: 'federal', locality: false })
+  assert.ok(z.notes.some((n) => n.includes('city and county minimum wages above the state')))
   assert.ok(z.notes.some((n) => n.includes('below the federal rate')))
   // Its range starts with its own required tables.
   const early = await post(service, '/employment-law/lookup', { jurisdiction: 'ZZ', date: '2009-12-31' })

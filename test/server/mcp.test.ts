@@ -126,7 +126,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     const year = JSON.parse(text(await clients[transport]!.callTool({ name: 'calculate_estate_tax', arguments: { ...FEDERAL, decedent_year_of_death: 2019 } })))
     assert.is(year.error.code, 'unsupported_parameter')
-    assert.match(year.error.message, /supported: 2026/)
+    assert.match(year.error.message, /supported: 2022, 2023, 2024, 2025, 2026/)
 
     const missing = JSON.parse(text(await clients[transport]!.callTool({ name: 'calculate_estate_tax', arguments: {} })))
     assert.ok(missing.error.details.some((d: { field: string }) => d.field === 'gross_estate'))

@@ -131,7 +131,9 @@ const FUZZ: [string, string, string, () => Record<string, unknown>, boolean, str
   ['hospital parking with patient spaces', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, use: 'hospital_outpatient', patient_and_visitor_spaces: 10 }] }), true],
   ['general parking with dwelling units', 'calculate_ada_requirements', '/ada/requirements', () => ({ parking_facilities: [{ total_spaces: 50, dwelling_units: 10 }] }), false, 'parking_facilities[0].use'],
   ['a claim before 62', 'estimate_social_security_benefit', '/social-security/estimate', () => ex('estimate_social_security_benefit', { claim_age_months: 743 }), false, 'claim_age_months'],
-  ['a claim at 62', 'estimate_social_security_benefit', '/social-security/estimate', () => ex('estimate_social_security_benefit', { claim_age_months: 744 }), true],
+  // Born on the 2nd: 62 throughout the month of the 62nd birthday, so 744 is payable (20 CFR 404.311(a)(2)); the example's
+  // worker, born on the 10th, is refused 744 by the rules (issue 27), which the schema cannot say.
+  ['a claim at 62', 'estimate_social_security_benefit', '/social-security/estimate', () => ex('estimate_social_security_benefit', { date_of_birth: '1964-03-02', claim_age_months: 744 }), true],
   ['three quarters of ordinary time earnings', 'calculate_super_contributions', '/australia/superannuation/contributions', () => ex('calculate_super_contributions', { ordinary_time_earnings: [30000, 30000, 30000] }), false, 'ordinary_time_earnings'],
   ['living apart from a spouse on a single return', 'calculate_ira_basis_and_conversion', '/ira/form-8606', () => ex('calculate_ira_basis_and_conversion', { lived_with_spouse: false }), false, 'lived_with_spouse'],
   ['a target bracket without the income before', 'calculate_ira_basis_and_conversion', '/ira/form-8606', () => ex('calculate_ira_basis_and_conversion', { taxable_income_before_conversion: undefined, target_bracket_rate: 0.22 }), false, 'target_bracket_rate'],

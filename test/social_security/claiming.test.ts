@@ -22,7 +22,9 @@ test('born on 1 January 1960, the previous year\'s full retirement age (66 and 1
   // 58 months early: 20% + 22 × 5/12% = 29.1666…%; 1,000 × 0.708333… = 708.33 → 708.30 (dime) → $708.
   const r = await run({ date_of_birth: '1960-01-01', pia: 1000, claim_age_months: 744 })
   assert.is(r.full_retirement_age_months, 802)
-  assert.is(r.retirement_benefit_unrounded, 708.3)
+  assert.is(r.retirement_benefit_dime, 708.3)
+  // `_unrounded` is the product before the dime (issue 27 rule 6): 708.333…
+  assert.ok(Math.abs((r.retirement_benefit_unrounded as number) - 708.3333) < 0.0001)
   assert.is(r.retirement_benefit, 708)
 })
 
@@ -34,6 +36,27 @@ test('delayed retirement credits of 8% a year up to 70, by cohort (§ 402(w)(6))
   const r = await run({ date_of_birth: '1942-06-15', pia: 1000, claim_age_months: 840 })
   assert.is(r.months_delayed, 50)
   assert.is(r.retirement_benefit, 1312)
+})
+
+test('delayed credits of the year of entitlement are added the January after, or in the month of 70 (20 CFR 404.313)', async () => {
+  // Born 15 June 1960 (FRA 67, June 2027): a claim at 68 and 3 months starts September 2028 with 15 credits, 8 of
+  // them earned January–August 2028: 1,000 × (1 + 7 × 2/3%) = 1,046.66 → 1,046.60 until December 2028, then
+  // 1,000 × 1.10 = 1,100 from January 2029.
+  const r = await run({ date_of_birth: '1960-06-15', pia: 1000, claim_age_months: 819 })
+  assert.is(r.entitlement_month, '2028-09')
+  assert.is(r.credits_in_year_of_entitlement, 8)
+  assert.is(r.credits_added_from, '2029-01')
+  assert.is(r.retirement_benefit_before_credits_added_dime, 1046.6)
+  assert.is(r.retirement_benefit, 1100)
+  // A claim at 69 and 9 months (March 2030) in the year 70 is attained (June 2030): the two credits of 2030 are
+  // added in June 2030; a claim at 70 has all its credits at once.
+  const y70 = await run({ date_of_birth: '1960-06-15', pia: 1000, claim_age_months: 837 })
+  assert.is(y70.credits_in_year_of_entitlement, 2)
+  assert.is(y70.credits_added_from, '2030-06')
+  const at70 = await run({ date_of_birth: '1960-06-15', pia: 1000, claim_age_months: 840 })
+  assert.is(at70.credits_in_year_of_entitlement, 0)
+  assert.is(at70.credits_added_from, null)
+  assert.is(at70.retirement_benefit_before_credits_added, 1240)
 })
 
 test('a spouse\'s benefit at 62 with full retirement age 67 is 32.5% of the worker\'s PIA (SSA\'s published figure)', async () => {
@@ -54,7 +77,9 @@ test('POMS RS 00615.301 example: widow born 1940-06-15, entitled at 62 and 1 mon
   // FRA 65+2 (782 months); 37 months early of 62 possible: 987.60 × 37 × 0.285 / 62 = 167.97 → 168.00.
   const r = await run({ date_of_birth: '1940-06-15', claim_age_months: 782, deceased_pia: 987.6, survivor_start_age_months: 745 })
   assert.is(r.survivor_full_retirement_age_months, 782)
-  assert.is(r.survivor_benefit_unrounded, 819.6)
+  assert.is(r.survivor_benefit_dime, 819.6)
+  // Before the dime: 987.60 − 167.9716… = 819.6284…
+  assert.ok(Math.abs((r.survivor_benefit_unrounded as number) - 819.6284) < 0.0001)
   assert.is(r.survivor_benefit, 819)
 })
 

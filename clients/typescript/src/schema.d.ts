@@ -43,11 +43,11 @@ export interface paths {
          * Annual gift exclusion optimizer for a donor or a married couple splitting gifts (primary path)
          * @description Annual gift exclusion optimizer for a donor or a married couple splitting gifts.
          *
-         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Years 2025 and 2026.
+         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Every year from 2011 (the year the gift and estate exclusions were unified, with portability) to 2026.
          *
-         *     Years covered (tax_year): 2025, 2026; any other year is refused.
+         *     Years covered (tax_year): 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2025 and 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
+         *     It will not answer: Years before 2011 or after 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -73,11 +73,11 @@ export interface paths {
          * Annual gift exclusion optimizer for a donor or a married couple splitting gifts (second path; primary: /estate/optimize-annual-gifts)
          * @description Annual gift exclusion optimizer for a donor or a married couple splitting gifts.
          *
-         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Years 2025 and 2026.
+         *     For one calendar year's gifts to a list of donees: the annual exclusion per donee ($19,000 in 2026, doubled by gift-splitting; $194,000 for a non-citizen spouse), tuition and medical care paid directly (not gifts), the five-year 529 election, Crummey withdrawal powers with the 5-and-5 lapse limit and hanging powers, the GST annual exclusion and its trust conditions; the taxable gifts, the lifetime exclusion used, the gift tax, whether a Form 709 is due and why, and the exclusion left unused. Every year from 2011 (the year the gift and estate exclusions were unified, with portability) to 2026.
          *
-         *     Years covered (tax_year): 2025, 2026; any other year is refused.
+         *     Years covered (tax_year): 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2025 and 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
+         *     It will not answer: Years before 2011 or after 2026 (400 unsupported_parameter lists the supported years); State gift taxes (Connecticut's), the value of gifts of property (send the value), and generation-skipping transfer tax beyond the annual exclusion and the exemption allocated.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -237,7 +237,7 @@ export interface paths {
          *
          *     For a jurisdiction and a date: the minimum wage a covered employer pays under state law and the FLSA together (the higher of the state's rate and the federal $7.25; the federal rate where the state defers to it or has no law), the white-collar exempt salary threshold (the state's where it sets one, else the FLSA's $684 a week), and every rule the jurisdiction's file holds, grouped by topic, each with its value in force on the date, its effective date, its citation and its next change, and which topics are loaded for the jurisdiction since when. Each jurisdiction is one tables file (tables/employment/law/<code>.yaml); a topic absent from it is not loaded, and the coverage says so.
          *
-         *     It will not answer: City and county minimum wage ordinances (every answer for a state that allows local rates says so); Tiers other than the general one in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
+         *     It will not answer: City and county minimum wage ordinances other than the localities loaded (New York City and Long Island-Westchester, Seattle, San Francisco, Los Angeles; every answer lists its jurisdiction's localities and says whether the state allows others); Tiers other than the general one or the locality's in minimum_wage and exempt_salary (they are listed as rules under topics); industry, youth, training and other special rates; Dates outside the loaded range (400 unsupported_parameter names it): before the first date of the jurisdiction's required figures and the federal rate, after the end of the year following the files' as-of date; Whether a given employer or employee is covered or exempt (duties tests, enterprise coverage).
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -284,14 +284,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Equity compensation tax for 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover
-         * @description Equity compensation tax for 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover.
+         * Equity compensation tax for 2022 to 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover
+         * @description Equity compensation tax for 2022 to 2026, the ISO AMT on Form 6251, the minimum tax credit and the ISO crossover.
          *
-         *     For a 2026 return with wages and other income and a list of equity events (ISO exercises and sales, NSO exercises, RSU vestings, ESPP sales, other stock sales): each event's ordinary income, payroll wages, capital gain and AMT adjustment; the regular tax (shared 2026 federal income tax rules); the AMT, Form 6251 line by line (lines 2a, 2i, 2k, the exemption and its 50 % phase-out from 2026, the 26/28 % rates and the capital gain rates of Part III); the minimum tax credit this AMT creates and any prior credit usable (Form 8801); the net investment income tax; Social Security, Medicare and the additional Medicare tax on NSO and RSU income; supplemental withholding at 22 % (37 % over $1 million) against the tax the income really adds; and how many more ISO shares can be exercised before any AMT is due (a bounded bisection).
+         *     For a return of 2022 to 2026 with wages and other income and a list of equity events (ISO exercises and sales, NSO exercises, RSU vestings, ESPP sales, other stock sales): each event's ordinary income, payroll wages, capital gain and AMT adjustment; the regular tax (the shared federal income tax rules, at the year's figures); the AMT, Form 6251 line by line (lines 2a, 2i, 2k, the exemption and its phase-out, 25 % of AMTI over the threshold to 2025 and 50 % from 2026, the 26/28 % rates and the capital gain rates of Part III); the minimum tax credit this AMT creates and any prior credit usable (Form 8801); the net investment income tax; Social Security, Medicare and the additional Medicare tax on NSO and RSU income; supplemental withholding at 22 % (37 % over $1 million) against the tax the income really adds; and how many more ISO shares can be exercised before any AMT is due (a bounded bisection).
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2026 (400 unsupported_parameter lists the supported years); State income taxes, the AMT foreign tax credit, Form 6251 adjustments other than lines 2a, 2i and 2k, and net operating losses; Section 83(b) elections on restricted stock (see the 83(b) analysis), early-exercised unvested ISOs, and wash sales; Projection of the minimum tax credit into later years beyond the carryforward: send next year's return with prior_minimum_tax_credit.
+         *     It will not answer: Years before 2022 or after 2026 (400 unsupported_parameter lists the supported years); State income taxes, the AMT foreign tax credit, Form 6251 adjustments other than lines 2a, 2i and 2k, and net operating losses; Section 83(b) elections on restricted stock (see the 83(b) analysis), early-exercised unvested ISOs, and wash sales; Projection of the minimum tax credit into later years beyond the carryforward: send next year's return with prior_minimum_tax_credit.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -390,14 +390,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Federal estate tax for a 2026 death, with portability and the domicile state's estate tax
-         * @description Federal estate tax for a 2026 death, with portability and the domicile state's estate tax.
+         * Federal estate tax for a death in 2022 to 2026, with portability and the domicile state's estate tax
+         * @description Federal estate tax for a death in 2022 to 2026, with portability and the domicile state's estate tax.
          *
-         *     Federal estate tax under 26 U.S.C. §§ 2001 and 2010: the tentative tax on the taxable estate plus adjusted taxable gifts, less the gift tax payable and the unified credit on the basic exclusion amount ($15,000,000 for 2026) plus any DSUE; the § 2058 deduction for the domicile state's estate tax (solved with it where the state's tax depends on its own deduction); the domicile state's section; and the DSUE a surviving spouse would receive.
+         *     Federal estate tax under 26 U.S.C. §§ 2001 and 2010: the tentative tax on the taxable estate plus adjusted taxable gifts, less the gift tax payable and the unified credit on the basic exclusion amount of the year of death ($15,000,000 for 2026, $13,990,000 for 2025, back to $12,060,000 for 2022) plus any DSUE, capped by the basic exclusion of the year the deceased spouse died (any year since 2011); the § 2058 deduction for the domicile state's estate tax (solved with it where the state's tax depends on its own deduction); the domicile state's section; and the DSUE a surviving spouse would receive.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026 (400 unsupported_parameter lists the supported years); Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
+         *     It will not answer: Deaths before 2022 or after 2026 (400 unsupported_parameter lists the supported years), and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024), named on decedent_year_of_death; Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -423,7 +423,7 @@ export interface paths {
          *
          *     For one flight that was delayed, cancelled or on which the passenger was denied boarding: the great-circle distance between the airports (OurAirports coordinates), the carrier's cause classified by the Court of Justice's case law (extraordinary circumstances), and for each regime whether it scopes the flight in and why: EU261 (€250/€400/€600, with the 50 % reduction of art. 7(2), the three-hour delay of Sturgeon and the notice periods of art. 5(1)(c)), UK261 (£220/£350/£520), US DOT involuntary denied boarding compensation (200 % or 400 % of the one-way fare, capped at $1,075/$2,150 from 22 January 2025) and the Montreal Convention's liability limits in SDR on the flight date, converted at a rate the caller gives. Flights from 17 February 2005.
          *
-         *     It will not answer: Flights before 17 February 2005 (400 unsupported_parameter); Care and assistance (meals, hotels), refunds and re-routing choices (arts. 8-9), upgrades and downgrades (art. 10); package travel claims; national rules other than these four regimes (Canada's APPR, Brazil's, Turkey's SHY); Whether both States are parties to the Montreal Convention, and damages actually proven under it: the answer gives its limits only; Connections are assessed as one journey from the first departure to the final destination; a missed connection on separate bookings is not modelled.
+         *     It will not answer: Flights before 17 February 2005 (400 unsupported_parameter); Care and assistance (meals, hotels), refunds and re-routing choices (arts. 8-9), upgrades and downgrades (art. 10); package travel claims; national rules other than these four regimes (Canada's APPR, Brazil's, Turkey's SHY); Whether both States are parties to the Montreal Convention, and damages actually proven under it: the answer gives its limits only (a claim with a proven loss, cargo by weight and the special declaration are POST /flight/montreal-limits); Connections are assessed as one journey from the first departure to the final destination; a missed connection on separate bookings is not modelled.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -447,9 +447,9 @@ export interface paths {
          * Earliest ANDA submission and approval dates for a listed drug (Hatch-Waxman), from the Orange Book
          * @description Earliest ANDA submission and approval dates for a listed drug (Hatch-Waxman), from the Orange Book.
          *
-         *     For an application of FDA's Orange Book (an NDA, "N021436" or "021436"): its exclusivities and listed patents as the Orange Book lists them, and from them and the generic applicant's facts the earliest date an ANDA may be submitted (NCE exclusivity: 5 years from the NDA's approval, 4 with a paragraph IV certification, 6 months more with pediatric exclusivity) and the earliest date its approval may take effect: the latest of the exclusivities (NCE, orphan 7 years, 3-year new clinical investigation, pediatric, GAIN), the listed patents' expiry (with their pediatric extension) unless the applicant certifies paragraph IV, the 30-month stay (to 7.5 years from approval under NCE exclusivity) and the first applicant's 180-day exclusivity; each barrier with its citation. Answers from a curated extract of the Orange Book (40 applications, as of September 2025): every answer states its coverage, and an application it lacks is "not found in a data set of N records", never "no patents".
+         *     For an application of FDA's Orange Book (an NDA, "N021436" or "021436"): its exclusivities and listed patents as the Orange Book lists them, and from them and the generic applicant's facts the earliest date an ANDA may be submitted (NCE exclusivity: 5 years from the NDA's approval, 4 with a paragraph IV certification, 6 months more with pediatric exclusivity) and the earliest date its approval may take effect: the latest of the exclusivities (NCE, orphan 7 years, 3-year new clinical investigation, pediatric, GAIN), the listed patents' expiry (with their pediatric extension) unless the applicant certifies paragraph IV, the 30-month stay (to 7.5 years from approval under NCE exclusivity) and the first applicant's 180-day exclusivity; each barrier with its citation. Answers from a curated extract of the Orange Book (40 applications, as of September 2025): every answer states its coverage, and an application it lacks is "not found in a data set of N records", never "no patents". What-if: with facts "supplied", the caller gives the NDA's approval date and the exclusivity and patent rows as the Orange Book would list them (for an application the extract lacks, or other facts), and the same rules give the dates, labelled as computed from supplied facts.
          *
-         *     It will not answer: Applications not in the extract: the answer says so and points to FDA's Orange Book search; the full book loads with tools/data/orange-book.ts; Carve-outs: the dates assume the ANDA seeks the listed drug's full labeling; a section viii statement that omits a protected use or a method-of-use patent may allow earlier approval; Patent litigation outcomes other than a court decision ending the stay, settlements, patent term extensions not yet in the Orange Book, 505(b)(2) applications, biologics (BPCIA), and the forfeiture events themselves (send first_applicant_forfeited); Patent status (term adjustment, maintenance fees): /patent/status.
+         *     It will not answer: Applications not in the extract, unless the caller supplies their facts (facts: supplied): the answer says so and points to FDA's Orange Book search; the full book loads with tools/data/orange-book.ts; Carve-outs: the dates assume the ANDA seeks the listed drug's full labeling; a section viii statement that omits a protected use or a method-of-use patent may allow earlier approval; Patent litigation outcomes other than a court decision ending the stay, settlements, patent term extensions not yet in the Orange Book, 505(b)(2) applications, biologics (BPCIA), and the forfeiture events themselves (send first_applicant_forfeited); Patent status (term adjustment, maintenance fees): /patent/status.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -585,17 +585,43 @@ export interface paths {
          * IRA basis and Form 8606, Roth contribution and deduction phase-outs, backdoor and mega-backdoor Roth, and the conversion that fills a bracket
          * @description IRA basis and Form 8606, Roth contribution and deduction phase-outs, backdoor and mega-backdoor Roth, and the conversion that fills a bracket.
          *
-         *     For one person's 2026 IRA year: the contribution limit ($7,500, $8,600 from age 50) up to compensation; the Roth contribution limit after the modified AGI phase-out and the traditional deduction after the workplace-plan phase-out, each rounded as § 219(g)(2) says; Form 8606 line by line (nondeductible contributions, basis carried in, the pro-rata rule over every traditional, SEP and SIMPLE IRA at 31 December, the nontaxable and taxable parts of distributions and conversions, basis carried forward); the § 415(c) room for after-tax plan contributions (the mega backdoor); and, given the taxable income before the conversion, the tax the taxable part costs and the conversion that fills the current bracket or one named by its rate, from the shared 2026 federal income tax rules.
+         *     For one person's IRA year, 2022 to 2026: the contribution limit (for 2026 $7,500, $8,600 from age 50) up to compensation; the Roth contribution limit after the modified AGI phase-out and the traditional deduction after the workplace-plan phase-out, each rounded as § 219(g)(2) says; Form 8606 line by line (nondeductible contributions, basis carried in, the pro-rata rule over every traditional, SEP and SIMPLE IRA at 31 December, the nontaxable and taxable parts of distributions and conversions, basis carried forward); the § 415(c) room for after-tax plan contributions (the mega backdoor); and, given the taxable income before the conversion, the tax the taxable part costs and the conversion that fills the current bracket or one named by its rate, from the shared federal income tax rules at the year's figures.
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2026 (400 unsupported_parameter lists the supported years); Inherited IRAs, required minimum distributions (see calculate_inherited_ira_schedule), qualified disaster and charitable distributions, and recharacterizations (Form 8606 lines 15b, 19 to 25 on Roth distributions); The modified AGI itself (Pub. 590-A Worksheets 1-1 and 2-1): send it; and state income tax on a conversion; The 10 % additional tax on early distributions (§ 72(t)) and the five-year rules for Roth conversions.
+         *     It will not answer: Years before 2022 or after 2026 (400 unsupported_parameter lists the supported years); Inherited IRAs, required minimum distributions (see calculate_inherited_ira_schedule), qualified disaster and charitable distributions, and recharacterizations (Form 8606 lines 15b, 19 to 25 on Roth distributions); The modified AGI itself (Pub. 590-A Worksheets 1-1 and 2-1): send it; and state income tax on a conversion; The 10 % additional tax on early distributions (§ 72(t)) and the five-year rules for Roth conversions.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
          *     Also the MCP tool `analyze_backdoor_roth`: Backdoor Roth analysis, a nondeductible traditional IRA contribution converted to Roth, with the pro-rata rule and the tax the conversion costs, with the request cut to tax_year, filing_status, lived_with_spouse, age_at_year_end, compensation, modified_agi, covered_by_workplace_plan, spouse_covered_by_workplace_plan, traditional_contributions, deducted_contributions, prior_basis, year_end_value, conversions, balance_before_conversion, taxable_income_before_conversion, preferential_income.
          */
         post: operations["calculate_ira_basis_and_conversion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flight/montreal-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Montreal Convention 1999 liability limit for a claim (death or injury, delay, baggage, cargo per kg), capped by the damage proven
+         * @description Montreal Convention 1999 liability limit for a claim (death or injury, delay, baggage, cargo per kg), capped by the damage proven.
+         *
+         *     For one claim under the Montreal Convention 1999: the limit in Special Drawing Rights in force on the date of the event, as revised by ICAO under art. 24 (from 4 November 2003, 30 December 2009, 28 December 2019 and 28 December 2024): death or bodily injury (art. 21: strict liability up to 100,000 / 113,100 / 128,821 / 151,880 SDR, no upper limit beyond it unless the carrier proves it was not negligent), delay of passengers (art. 22(1): 4,150 / 4,694 / 5,346 / 6,303 SDR per passenger), baggage (art. 22(2): 1,000 / 1,131 / 1,288 / 1,519 SDR per passenger) and cargo (art. 22(3): 17 / 19 / 22 / 26 SDR per kilogramme of the packages concerned); a special declaration of interest replaces the baggage or cargo limit, and intent or recklessness lifts the delay and baggage limits (art. 22(5)). With a damage proven and an SDR rate, what the carrier owes: the damage, capped by the limit or the sum declared; for death or injury above the threshold, both outcomes of the carrier's art. 21(2) defence until it is known.
+         *
+         *     It will not answer: Whether both States are parties to the Convention (art. 1(2)), and whether the carrier is liable at all (arts. 17-20): the answer caps a damage the caller says is proven; The Warsaw Convention and its protocols, and carriage outside the Convention; the carrier's own conditions of carriage where they give more (art. 25); Events before 4 November 2003, when the Convention entered into force (400 unsupported_parameter).
+         *
+         *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
+         */
+        post: operations["montreal_convention_limits"];
         delete?: never;
         options?: never;
         head?: never;
@@ -692,14 +718,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Federal benefit of a state's elective pass-through entity tax to an owner, against the 2026 SALT cap
-         * @description Federal benefit of a state's elective pass-through entity tax to an owner, against the 2026 SALT cap.
+         * Federal benefit of a state's elective pass-through entity tax to an owner, against the year's SALT cap, 2022 to 2026
+         * @description Federal benefit of a state's elective pass-through entity tax to an owner, against the year's SALT cap, 2022 to 2026.
          *
-         *     For one owner of a partnership or S corporation: the 2026 SALT cap of § 164(b)(7) ($40,400, $20,200 married filing separately, reduced by 30 % of modified AGI over $505,000 or $252,500, never below $10,000 or $5,000) with and without the election; the itemized deduction both ways; the entity-level deduction of the owner's share of the PTET; the federal tax both ways from the shared 2026 federal rules and the saving; the § 199A deduction lost; the owner's state credit and the state addback; and the net benefit after the additional state tax. Loaded states (credits): Alabama, Arizona, California, Connecticut, Hawaii, Illinois, Indiana, Iowa, Kentucky, Massachusetts, Michigan, Minnesota, Montana, Nebraska, New Jersey, New Mexico, New York, Ohio, Oregon, Utah, Virginia, West Virginia; (exclusions): Arkansas, Georgia, North Carolina, Oklahoma, South Carolina, Wisconsin. Every other state answers applies false with the reason (no PTET, or not loaded in this release).
+         *     For one owner of a partnership or S corporation, for 2022 to 2026: the year's SALT cap (to 2024 the flat $10,000 of § 164(b)(6), $5,000 married filing separately; from 2025 § 164(b)(7), for 2026 $40,400, $20,200 married filing separately, reduced by 30 % of modified AGI over $505,000 or $252,500, never below $10,000 or $5,000) with and without the election; the itemized deduction both ways; the entity-level deduction of the owner's share of the PTET; the federal tax both ways from the shared federal rules at the year's figures and the saving; the § 199A deduction lost; the owner's state credit and the state addback; and the net benefit after the additional state tax. Loaded states (credits): Alabama, Arizona, California, Connecticut, Hawaii, Illinois, Indiana, Iowa, Kentucky, Massachusetts, Michigan, Minnesota, Montana, Nebraska, New Jersey, New Mexico, New York, Ohio, Oregon, Utah, Virginia, West Virginia; (exclusions): Arkansas, Georgia, North Carolina, Oklahoma, South Carolina, Wisconsin. Every other state answers applies false with the reason (no PTET, or not loaded in this release); so does a loaded state in a year its election did not exist (Hawaii and Montana before 2023) or is not computed (Nebraska's retroactive 2018-2022 elections). New Mexico's 2022 election is an exclusion (a credit from 2023); Connecticut's tax was mandatory through 2023.
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Years other than 2026 (400 unsupported_parameter lists the supported years); States with an elective PTET not loaded in this release (CO, ID, KS, LA, MD, MO, MS, RI): they answer applies false, status not_loaded, and the reason; New York City's PTET, local income taxes, and a resident owner's credit for PTET paid to another state; The § 199A W-2 wage and property limits, the specified service business phase-out, the minimum deduction for active QBI, REIT and PTP income; The AMT, the net investment income tax, self-employment tax, and the timing of PTET payments (the year of the deduction); The Pease-style limit on itemized deductions at the 37 % rate added by the 2025 act (§ 68 as amended) is not applied.
+         *     It will not answer: Years before 2022 or after 2026 (400 unsupported_parameter lists the supported years); States with an elective PTET not loaded in this release (CO, ID, KS, LA, MD, MO, MS, RI): they answer applies false, status not_loaded, and the reason; New York City's PTET, local income taxes, and a resident owner's credit for PTET paid to another state; The § 199A W-2 wage and property limits, the specified service business phase-out, the minimum deduction for active QBI, REIT and PTP income; The AMT, the net investment income tax, self-employment tax, and the timing of PTET payments (the year of the deduction); The Pease-style limit on itemized deductions at the 37 % rate added by the 2025 act (§ 68 as amended) is not applied.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -723,11 +749,11 @@ export interface paths {
          * QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT (primary path)
          * @description QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT.
          *
-         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. 2026 deaths; both deaths are taxed under 2026 law.
+         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. First deaths in 2022 to 2026; both deaths are taxed under the law of the year of the first death.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026; the survivor's death is taxed under 2026 law with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -753,11 +779,11 @@ export interface paths {
          * QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT (second path; primary: /estate/optimize-qtip-election)
          * @description QTIP election fraction that minimises federal and state estate tax across both deaths, with DSUE and QDOT.
          *
-         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. 2026 deaths; both deaths are taxed under 2026 law.
+         *     Searches the fraction of a QTIP trust to elect (26 U.S.C. § 2056(b)(7)) on a grid with exact break points, running the federal estate tax and the domicile state's tax for the first death now and the survivor's death later (with growth), with portability (DSUE) and, for a spouse who is not a US citizen, the QDOT tax (§ 2056A). Returns the best fraction or the whole optimal interval and its tie-break, every local minimum, the taxes at 0% and 100%, the whole curve, and the reasons. First deaths in 2022 to 2026; both deaths are taxed under the law of the year of the first death.
          *
-         *     Years covered (decedent_year_of_death): 2026; any other year is refused.
+         *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths in years other than 2026; the survivor's death is taxed under 2026 law with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -783,11 +809,11 @@ export interface paths {
          * Section 83(b) election on restricted stock, its deadline, and the tax with and without it
          * @description Section 83(b) election on restricted stock, its deadline, and the tax with and without it.
          *
-         *     For restricted stock transferred in 2026 and its vesting schedule: the election's deadline (30 days after the transfer, moved past a weekend or legal holiday, § 83(b)(2) and § 7503); the federal income tax with the election (compensation at the transfer, then capital gain held from the transfer) and without it (compensation at each vesting at the value then, capital gain from each vesting), at a projected growth rate or a sale price the caller gives, totalled and discounted at a rate the caller may give; the growth rate at which both cost the same (a bounded bisection); and what a forfeiture would cost (the tax paid on the election is not recovered; only the price paid is a capital loss).
+         *     For restricted stock transferred in 2022 to 2026 and its vesting schedule: the election's deadline (30 days after the transfer, moved past a weekend or legal holiday, § 83(b)(2) and § 7503); the federal income tax with the election (compensation at the transfer, then capital gain held from the transfer) and without it (compensation at each vesting at the value then, capital gain from each vesting), at a projected growth rate or a sale price the caller gives, totalled and discounted at a rate the caller may give; the growth rate at which both cost the same (a bounded bisection); and what a forfeiture would cost (the tax paid on the election is not recovered; only the price paid is a capital loss).
          *
-         *     Years covered (tax_year): 2026; any other year is refused.
+         *     Years covered (tax_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Transfers in years other than 2026 (400 unsupported_parameter lists the supported years); later years' tax uses the 2026 rates and brackets; Payroll taxes on the compensation, state taxes, and the AMT; Options (an 83(b) election on early-exercised options is the same computation with the exercise price as price_paid) and partnership profits interests.
+         *     It will not answer: Transfers before 2022 or after 2026 (400 unsupported_parameter lists the supported years); every later year's tax uses the transfer year's rates and brackets; Payroll taxes on the compensation, state taxes, and the AMT; Options (an 83(b) election on early-exercised options is the same computation with the exercise price as price_paid) and partnership profits interests.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -813,7 +839,7 @@ export interface paths {
          *
          *     Caps each year's covered earnings at that year's contribution and benefit base, indexes them to the national average wage index of the year the worker attains 60 (later years at face value), averages the highest 35 years (fewer for those born before 1929) into the AIME rounded down to the dollar, applies 90 %, 32 % and 15 % between the eligibility year's bend points (PIA rounded down to the dime, 42 U.S.C. § 415(a)), adds the cost-of-living increases to the calculation year (each rounded down to the dime), and gives the monthly benefit at the claiming age (early reduction or delayed credits, rounded down to the dollar), with the spouse's and widow(er)'s benefits on a spouse's PIA.
          *
-         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations.
+         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -839,7 +865,7 @@ export interface paths {
          *
          *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living under SSA's 2022 period life table and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons.
          *
-         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Divorced spouses, children's and parents' benefits, the family maximum, disability benefits, voluntary suspension and retroactive filing; A survivor choosing to take a reduced widow(er)'s benefit before survivor full retirement age: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
+         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Divorced spouses, children's and parents' benefits, the family maximum, disability benefits, voluntary suspension, and retroactive filing of the spouse's benefit (a retroactive claim of the worker's own benefit at or after full retirement age is searched); A survivor choosing to take a reduced widow(er)'s benefit before survivor full retirement age: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -865,7 +891,7 @@ export interface paths {
          *
          *     Computes the disabled worker's primary insurance amount as though the worker attained 62 in the first month of the five-month waiting period (42 U.S.C. § 423(a)(2)): earnings capped and indexed to the wage index two years before, computation years equal to the elapsed years less one dropout year for each five (at most 5, at least 2 computation years, § 415(b)(2)(A)), computation base years before the year of entitlement and outside earlier periods of disability (the freeze, § 416(i)), the AIME, the bend points and the PIA rounded down to the dime, and the COLAs to the calculation year. Adds the disability family maximum (the smaller of 85 % of the AIME and 150 % of the PIA, never below the PIA, § 403(a)(6)), the benefits of family members (half the PIA each, within the maximum), the workers' compensation / public disability benefit offset (benefits and the offsetting benefit limited to the higher of 80 % of average current earnings and the family's benefits, § 424a), and the year's substantial gainful activity limit as a check on reported monthly earnings.
          *
-         *     It will not answer: Insured status (use POST /ssdi/check-work-credits), the disability determination itself, the trial work period and the extended period of eligibility; Childcare dropout years, recomputations for earnings after the onset year, re-entitlement within 60 months (same waiting period and eligibility year), the ALS waiver of the waiting period, disabled widow(er)'s and adult child's benefits; Reductions of family members' benefits for age (a spouse under full retirement age with no child in care), the pre-1979 average monthly wage measure of average current earnings (send average_current_earnings), offset under state reverse-offset plans, and triennial redeterminations; Onsets before 1980-01-02 (entitlement before July 1980, before the one-for-five dropout rule) and onsets on or after full retirement age.
+         *     It will not answer: Insured status (use POST /ssdi/check-work-credits), the disability determination itself, the self-employed's 80-hour test of a trial work month, and the benefits paid in the extended period of eligibility (only its first month is given); Childcare dropout years, recomputations for earnings after the onset year, re-entitlement within 60 months (same waiting period and eligibility year), the ALS waiver of the waiting period, disabled widow(er)'s and adult child's benefits; Reductions of family members' benefits for age (a spouse under full retirement age with no child in care), the pre-1979 average monthly wage measure of average current earnings (send average_current_earnings), offset under state reverse-offset plans, and triennial redeterminations; Onsets before 1980-01-02 (entitlement before July 1980, before the one-for-five dropout rule) and onsets on or after full retirement age.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -1313,6 +1339,8 @@ export interface components {
                  * @default 12
                  */
                 running_slope_run_per_rise?: number;
+                /** @description Clear width of the ramp's runs between handrails, in inches: at least 36 (§ 405.5). Its landings must be at least as wide (§ 405.7.2). Default: the 36-inch minimum. */
+                clear_width_inches?: number;
                 /**
                  * @description Whether the ramp turns at its intermediate landings (each then 60 by 60 inches, § 405.7.4). Default false (a straight ramp).
                  * @default false
@@ -1471,10 +1499,14 @@ export interface components {
                 top_landing_length_inches: number;
                 /** @description Minimum length of each intermediate landing (§ 405.7.3; where the ramp turns, § 405.7.4); null with a single run. */
                 intermediate_landing_length_inches: number | null;
-                /** @description Minimum width of a landing where the ramp turns (§ 405.7.4); null for a straight ramp or a single run. */
+                /** @description Minimum clear width of the top landing: at least as wide as the widest run leading to it (§ 405.7.2), the run's clear_width_inches or the 36-inch minimum of § 405.5. */
+                top_landing_width_inches: number;
+                /** @description Minimum clear width of each intermediate landing: the runs' width (§ 405.7.2), and where the ramp turns at least 60 inches (§ 405.7.4); null with a single run. */
                 intermediate_landing_width_inches: number | null;
                 /** @description Minimum length of the bottom landing (§ 405.7.3; CBC § 11B-405.7.3: 72). */
                 bottom_landing_length_inches: number;
+                /** @description Minimum clear width of the bottom landing: at least as wide as the widest run leading to it (§ 405.7.2). */
+                bottom_landing_width_inches: number;
                 /** @description Length of the ramp along its path: runs and minimum landings. */
                 total_length_inches: number;
                 /** @description The same in feet. */
@@ -1591,11 +1623,11 @@ export interface components {
         };
         optimize_annual_gifts_request: {
             /**
-             * @description Calendar year of the gifts. 2025 and 2026 are supported.
+             * @description Calendar year of the gifts. 2011 to 2026 are supported, each with its own exclusions and rate schedule.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2025 | 2026;
+            tax_year?: 2011 | 2012 | 2013 | 2014 | 2015 | 2016 | 2017 | 2018 | 2019 | 2020 | 2021 | 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description The donor's spouse consents to split every gift of the year to third parties (26 U.S.C. § 2513); the result then shows both spouses.
              * @default false
@@ -2141,7 +2173,7 @@ export interface components {
             other_parent_income?: number;
             /**
              * @description Period of the incomes sent. Default monthly. They are converted (twelve months a year) to the state's own period: monthly for Texas and Wisconsin, annual for New York.
-             * @default 'monthly'
+             * @default monthly
              * @enum {string}
              */
             income_period?: "monthly" | "annual";
@@ -3085,6 +3117,8 @@ export interface components {
             date: string;
             /** @description Topics to list under topics: minimum_wage, overtime, paid_sick_leave, non_compete, pay_transparency. Default all. minimum_wage, exempt_salary and coverage are always given. */
             topics?: string[];
+            /** @description A place within the state that the state's law (or a city ordinance the state leaves room for) gives its own figures: for NY new_york_city or long_island_westchester (Nassau, Suffolk and Westchester), for WA seattle, for CA san_francisco or los_angeles; any case, spaces or underscores. minimum_wage and exempt_salary are then the locality's (the exempt salary the state's general one where the law sets none for the place). Absent: the general figures. An unknown locality is refused with the list of those loaded. */
+            locality?: string;
         } & {
             topics?: unknown;
         };
@@ -3093,10 +3127,14 @@ export interface components {
             jurisdiction: string;
             /** @description The date, as sent. */
             date: string;
-            /** @description The general adult non-tipped minimum wage on the date (the tier the state's law treats as the default). */
+            /** @description The locality answered for (lower case, words joined by _); null for the general figures. */
+            locality: string | null;
+            /** @description The localities the jurisdiction's file sets figures for (send one as locality). */
+            localities: string[];
+            /** @description The general adult non-tipped minimum wage on the date (the tier the state's law treats as the default, or the locality's where one is sent). */
             minimum_wage: {
                 /** @description The hourly rate a covered employer must pay under state law and the FLSA together, in US dollars: the higher of the state's rate and the federal rate (the federal rate where the state defers to it or has none). */
-                hourly: number;
+                hourly: unknown;
                 /** @description The state's own rate in US dollars an hour; null where it has none loaded (and for US). */
                 state_rate: number | null;
                 /** @description Effective date of the binding rate's value (the state's where it binds, else the federal). */
@@ -3109,7 +3147,7 @@ export interface components {
                 /** @description The FLSA minimum wage on the date, in US dollars an hour (29 U.S.C. § 206(a)(1)). */
                 federal_rate: number;
             };
-            /** @description The white-collar (executive, administrative, professional) exempt salary threshold on the date: the general figure, not a tier. */
+            /** @description The white-collar (executive, administrative, professional) exempt salary threshold on the date: the general figure, or the locality's where one is sent and the law sets one for it. */
             exempt_salary: {
                 /** @description Weekly threshold in US dollars; null where the law sets none. */
                 weekly: number | null;
@@ -3122,6 +3160,8 @@ export interface components {
                  * @enum {string}
                  */
                 basis: "state_threshold" | "federal";
+                /** @description Whether the threshold is the locality's own (New York City, Long Island and Westchester); false for the general figure. */
+                locality: boolean;
             };
             /** @description Each loaded topic asked for, with every rule of the jurisdiction's file in that topic. */
             topics: {
@@ -3323,11 +3363,11 @@ export interface components {
         };
         calculate_equity_tax_request: {
             /**
-             * @description The tax year. 2026 is supported. Default 2026.
+             * @description The tax year. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Filing status: single, married_filing_jointly, married_filing_separately, head_of_household, qualifying_surviving_spouse.
              * @enum {string}
@@ -3389,11 +3429,11 @@ export interface components {
              */
             other_supplemental_wages?: number;
             /**
-             * @description Minimum tax credit carried into 2026 (last year's Form 8801 line 26), in dollars. Default 0.
+             * @description Minimum tax credit carried into the tax year (last year's Form 8801 line 26), in dollars. Default 0.
              * @default 0
              */
             prior_minimum_tax_credit?: number;
-            /** @description The year's equity events, each with its date in 2026. A sale in the same year as its ISO exercise is sent as an iso_sale only (not also as an iso_exercise): an iso_exercise lists shares held at year end. */
+            /** @description The year's equity events, each with its date in the tax year. A sale in the same year as its ISO exercise is sent as an iso_sale only (not also as an iso_exercise): an iso_exercise lists shares held at year end. */
             events?: {
                 /**
                  * @description iso_exercise (ISO shares exercised and held at year end), iso_sale (ISO shares sold), nso_exercise, rsu_vest, espp_sale (ESPP shares sold; nothing is taxed at purchase), stock_sale (other shares, e.g. from NSOs or RSUs, at their basis).
@@ -3404,7 +3444,7 @@ export interface components {
                 shares: number;
                 /**
                  * Format: date
-                 * @description The date of the event in 2026: exercise, vesting or sale date (YYYY-MM-DD).
+                 * @description The date of the event in the tax year: exercise, vesting or sale date (YYYY-MM-DD).
                  */
                 date: string;
                 /**
@@ -3516,7 +3556,7 @@ export interface components {
                 line_2k: number;
                 /** @description Alternative minimum taxable income. */
                 line_4_amti: number;
-                /** @description Exemption after the phase-out (50 % of AMTI over the start, from 2026). */
+                /** @description Exemption after the phase-out (25 % of AMTI over the start to 2025, 50 % from 2026). */
                 line_5_exemption: number;
                 /** @description The exemption for the filing status. */
                 exemption_before_phase_out: number;
@@ -3556,7 +3596,7 @@ export interface components {
             net_investment_income_tax: number;
             /** @description Employee payroll taxes on the wages and NSO/RSU income, in dollars. */
             payroll: {
-                /** @description The 2026 contribution and benefit base (42 U.S.C. § 430). */
+                /** @description The tax year's contribution and benefit base (42 U.S.C. § 430). */
                 social_security_wages_base: number;
                 /** @description 6.2 % of wages up to the base. */
                 social_security_tax: number;
@@ -4181,17 +4221,19 @@ export interface components {
              * @default 0
              */
             dsue_amount?: number;
+            /** @description Extension. Year the last deceased spouse died (2011 or later, not after decedent_year_of_death): its basic exclusion amount caps dsue_amount (26 U.S.C. § 2010(c)(4)(A); Treas. Reg. § 20.2010-2(c)(1)(i)). Unset: the cap is the basic exclusion amount of decedent_year_of_death. */
+            deceased_spouse_year_of_death?: number;
             /**
              * @description Two-letter code of the decedent's state of domicile (a US state or DC); lower case is accepted.
              * @enum {string}
              */
             state_of_domicile: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of death. 2026 is supported.
+             * @description Year of death, 2022 to 2026; each year has its own basic exclusion amount and the domicile state's law of that year.
              * @default 2026
              * @enum {integer}
              */
-            decedent_year_of_death?: 2026;
+            decedent_year_of_death?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description When true (or when a marital deduction is claimed) the result includes the portability section.
              * @default false
@@ -4385,6 +4427,12 @@ export interface components {
              * @enum {string}
              */
             extraordinary_cause?: "none" | "technical_defect" | "hidden_manufacturing_defect" | "bird_strike" | "runway_foreign_object" | "ground_equipment_collision" | "strike_own_staff" | "wildcat_strike_own_staff" | "strike_external" | "air_traffic_management" | "weather" | "airspace_closure" | "security_risk" | "unruly_passenger";
+            /**
+             * @description With an extraordinary_cause: whether the carrier's art. 5(3) defence (the circumstance caused the disruption and could not have been avoided even if all reasonable measures had been taken; the carrier must prove it) is established (nothing is due), not_established (the amount is due), disputed or not_known (default: the answer gives both outcomes, with entitled and amount null). established is refused for denied boarding (C-22/11 Finnair) and for a cause that is not extraordinary.
+             * @default not_known
+             * @enum {string}
+             */
+            carrier_defence?: "not_known" | "disputed" | "established" | "not_established";
             /** @description US denied boarding only: the one-way fare to the destination or first stopover, with surcharges and air transportation taxes, less discounts (14 CFR 250.5(c)), in US dollars. */
             one_way_fare_usd?: number;
             /** @description Units of sdr_exchange_currency per Special Drawing Right, to convert the Montreal Convention limits (the IMF publishes the daily value). Without it the limits are given in SDR only. */
@@ -4464,8 +4512,8 @@ export interface components {
                      * @enum {string}
                      */
                     currency: "EUR" | "GBP";
-                    /** @description Whether the facts give a right to compensation (before any defence of the carrier). */
-                    entitled: boolean;
+                    /** @description Whether compensation is owed on the facts and the state of the carrier's art. 5(3) defence; null while that defence is open (an extraordinary cause with carrier_defence disputed or not_known): outcomes then gives both answers. */
+                    entitled: boolean | null;
                     /**
                      * @description Distance band of art. 7(1).
                      * @enum {string}
@@ -4475,10 +4523,32 @@ export interface components {
                     full_amount: number;
                     /** @description Whether the carrier may reduce it by 50 % (art. 7(2): arrival within 2, 3 or 4 hours by band). */
                     reduction_applies: boolean;
-                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled. */
-                    amount: number;
-                    /** @description Whether the carrier escapes payment by proving the extraordinary circumstance claimed could not have been avoided (art. 5(3)). */
+                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled or when the carrier established its defence; null while the defence is open (see outcomes). */
+                    amount: number | null;
+                    /** @description Whether the art. 5(3) defence is open to the carrier: the facts give a right to compensation, the cause is an extraordinary circumstance and the disruption is not denied boarding. */
                     extraordinary_circumstances_defence: boolean;
+                    /**
+                     * @description The carrier's art. 5(3) defence as applied: carrier_defence as sent where the defence is open to the carrier, else not_available.
+                     * @enum {string}
+                     */
+                    carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+                    /** @description Present when the defence is open to the carrier: what is due if the carrier establishes it and if it does not. */
+                    outcomes?: {
+                        /** @description The carrier proves the extraordinary circumstance and that all reasonable measures could not have avoided it: nothing is due. */
+                        if_defence_established: {
+                            /** @description Always false. */
+                            entitled: boolean;
+                            /** @description Always 0. */
+                            amount: number;
+                        };
+                        /** @description The carrier does not prove it: the compensation of the band, after any art. 7(2) reduction. */
+                        if_defence_fails: {
+                            /** @description Whether compensation is then owed. */
+                            entitled: boolean;
+                            /** @description The amount then owed, in the currency. */
+                            amount: number;
+                        };
+                    };
                     /** @description What the passenger must still be able to show. */
                     passenger_must_show: string[];
                 };
@@ -4501,8 +4571,8 @@ export interface components {
                      * @enum {string}
                      */
                     currency: "EUR" | "GBP";
-                    /** @description Whether the facts give a right to compensation (before any defence of the carrier). */
-                    entitled: boolean;
+                    /** @description Whether compensation is owed on the facts and the state of the carrier's art. 5(3) defence; null while that defence is open (an extraordinary cause with carrier_defence disputed or not_known): outcomes then gives both answers. */
+                    entitled: boolean | null;
                     /**
                      * @description Distance band of art. 7(1).
                      * @enum {string}
@@ -4512,10 +4582,32 @@ export interface components {
                     full_amount: number;
                     /** @description Whether the carrier may reduce it by 50 % (art. 7(2): arrival within 2, 3 or 4 hours by band). */
                     reduction_applies: boolean;
-                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled. */
-                    amount: number;
-                    /** @description Whether the carrier escapes payment by proving the extraordinary circumstance claimed could not have been avoided (art. 5(3)). */
+                    /** @description Compensation due on these facts, after the reduction the carrier may make; 0 when not entitled or when the carrier established its defence; null while the defence is open (see outcomes). */
+                    amount: number | null;
+                    /** @description Whether the art. 5(3) defence is open to the carrier: the facts give a right to compensation, the cause is an extraordinary circumstance and the disruption is not denied boarding. */
                     extraordinary_circumstances_defence: boolean;
+                    /**
+                     * @description The carrier's art. 5(3) defence as applied: carrier_defence as sent where the defence is open to the carrier, else not_available.
+                     * @enum {string}
+                     */
+                    carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+                    /** @description Present when the defence is open to the carrier: what is due if the carrier establishes it and if it does not. */
+                    outcomes?: {
+                        /** @description The carrier proves the extraordinary circumstance and that all reasonable measures could not have avoided it: nothing is due. */
+                        if_defence_established: {
+                            /** @description Always false. */
+                            entitled: boolean;
+                            /** @description Always 0. */
+                            amount: number;
+                        };
+                        /** @description The carrier does not prove it: the compensation of the band, after any art. 7(2) reduction. */
+                        if_defence_fails: {
+                            /** @description Whether compensation is then owed. */
+                            entitled: boolean;
+                            /** @description The amount then owed, in the currency. */
+                            amount: number;
+                        };
+                    };
                     /** @description What the passenger must still be able to show. */
                     passenger_must_show: string[];
                 };
@@ -4669,13 +4761,66 @@ export interface components {
              * @default false
              */
             first_applicant_forfeited?: boolean;
+            /**
+             * @description orange_book (default): the extract's rows for the application. supplied: a what-if on the caller's facts: nda_approval_date (required), exclusivities and patents as the Orange Book would list them, and the paragraph IV facts; the extract is not read for the application, and the answer is labelled as computed from supplied facts.
+             * @default orange_book
+             * @enum {string}
+             */
+            facts?: "orange_book" | "supplied";
+            /** @description With facts supplied: the application's exclusivities, each as the Orange Book lists it (code such as NCE, ODE-123, I-900, PED, GAIN, and the date it expires). An NCE row may leave out the date: 5 years after nda_approval_date. */
+            exclusivities?: {
+                /** @description Orange Book exclusivity code: NCE, ODE-123, I-900, M-14, NP, NS, PED, GAIN… */
+                code: string;
+                /**
+                 * Format: date
+                 * @description Date the exclusivity expires (YYYY-MM-DD); required except for NCE.
+                 */
+                expires?: string;
+                /**
+                 * @description Orange Book product number (default 001).
+                 * @default 001
+                 */
+                product_no?: string;
+            }[];
+            /** @description With facts supplied: the patents listed for the application (paragraph III: each bars approval until it expires; paragraph IV: the stay applies instead). */
+            patents?: {
+                /** @description Patent number. */
+                patent_no: string;
+                /**
+                 * Format: date
+                 * @description Date the patent expires, as listed (YYYY-MM-DD).
+                 */
+                expires: string;
+                /**
+                 * @description Orange Book product number (default 001).
+                 * @default 001
+                 */
+                product_no?: string;
+                /**
+                 * @description true when the patent claims only a method of use (a section viii carve-out may avoid it); default false (drug substance or product).
+                 * @default false
+                 */
+                method_of_use_only?: boolean;
+                /** @description The use code of a method-of-use patent (U-123). */
+                use_code?: string;
+                /**
+                 * @description true when pediatric exclusivity attaches to the patent: a *PED row 6 months after it (21 U.S.C. § 355a(c)).
+                 * @default false
+                 */
+                pediatric_exclusivity?: boolean;
+            }[];
         };
         get_generic_entry_date_result: {
             /** @description The application as the Orange Book keys it (N or A and six digits). */
             application_number: string;
-            /** @description Whether the data set holds any row for the application. false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
+            /** @description Whether the data set holds any row for the application (with facts supplied too). false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
             found: boolean;
-            /** @description What the data set holds for the application, or that it was not found in a data set of N records as of a date, with the official lookup. */
+            /**
+             * @description Where the rows came from: orange_book (the extract) or supplied (a what-if on the caller's facts).
+             * @enum {string}
+             */
+            facts: "orange_book" | "supplied";
+            /** @description What the data set holds for the application, or that it was not found in a data set of N records as of a date, with the official lookup; with facts supplied, that the dates are computed from them. */
             message: string;
             /**
              * Format: date
@@ -4887,7 +5032,7 @@ export interface components {
             trust_type?: "grat" | "clat" | "slat";
             /**
              * Format: date
-             * @description Date of the transfer (YYYY-MM-DD); its month chooses the § 7520 rate, its year the gift tax figures (2025 or later).
+             * @description Date of the transfer (YYYY-MM-DD); its month chooses the § 7520 rate, its year the gift tax figures (2011 or later; the § 7520 rates loaded start in January 2024, so an earlier date needs section_7520_rate).
              */
             valuation_date: string;
             /** @description Fair market value of the property transferred to the trust, in dollars; at least one cent. */
@@ -5264,11 +5409,11 @@ export interface components {
         };
         calculate_ira_basis_and_conversion_request: {
             /**
-             * @description The tax year. 2026 is supported. Default 2026.
+             * @description The tax year. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Filing status for the year: single, married_filing_jointly, married_filing_separately, head_of_household, qualifying_surviving_spouse.
              * @enum {string}
@@ -5374,7 +5519,7 @@ export interface components {
             filing_status: "head_of_household" | "married_filing_jointly" | "married_filing_separately" | "qualifying_surviving_spouse" | "single";
             /** @description The year's IRA contribution limit (26 U.S.C. § 219(b)), in dollars. */
             contribution_limit: {
-                /** @description $7,500, plus the $1,100 catch-up from age 50 (Notice 2025-67). */
+                /** @description The year's limit ($6,000 for 2022, $6,500 for 2023, $7,000 for 2024 and 2025, $7,500 for 2026), plus the catch-up from age 50 ($1,000; $1,100 for 2026). */
                 annual_limit: number;
                 /** @description Whether the catch-up applies (age 50 or more on 31 December). */
                 catch_up_included: boolean;
@@ -5495,7 +5640,7 @@ export interface components {
             };
             /** @description Present with plan_elective_deferrals: the § 415(c) room for after-tax plan contributions, in dollars. */
             mega_backdoor?: {
-                /** @description The § 415(c)(1)(A) limit for 2026 (catch-ups apart). */
+                /** @description The § 415(c)(1)(A) limit for the year (catch-ups apart). */
                 annual_additions_limit: number;
                 /** @description Elective deferrals counted, at most the § 402(g) limit. */
                 elective_deferrals_counted: number;
@@ -5536,6 +5681,160 @@ export interface components {
         };
         calculate_ira_basis_and_conversion_response: {
             result: components["schemas"]["calculate_ira_basis_and_conversion_result"];
+            /**
+             * Format: date
+             * @description The newest as-of date of the data this answer used.
+             */
+            data_as_of: string;
+            /** @description Version of the formulas that computed the answer. */
+            formula_version: string;
+            /** @description The statutes, regulations and tables this evaluation actually used, in a stable order. */
+            citations: string[];
+            /**
+             * @description beta: checked against golden cases, not yet independently verified.
+             * @enum {unknown}
+             */
+            tier: "beta" | "verified";
+        };
+        montreal_convention_limits_request: {
+            /**
+             * Format: date
+             * @description Date of the event that caused the damage (the accident, the delayed arrival, the loss or damage of the baggage or cargo), YYYY-MM-DD: the limits in force that day. From 2003-11-04.
+             */
+            event_date: string;
+            /**
+             * @description What the claim is for: death_or_injury of a passenger (art. 21), delay of a passenger (art. 22(1)), baggage destroyed, lost, damaged or delayed (art. 22(2)), or cargo destroyed, lost, damaged or delayed (art. 22(3)).
+             * @enum {string}
+             */
+            claim: "death_or_injury" | "delay" | "baggage" | "cargo";
+            /** @description The damage proven, in sdr_exchange_currency (requires sdr_exchange_rate). Absent: the limits only. */
+            proven_loss?: number;
+            /** @description Cargo only (required): total weight in kilogrammes of the package or packages concerned, or of all the packages of the same air waybill whose value the loss affects (art. 22(4)). */
+            cargo_weight_kg?: number;
+            /** @description Baggage or cargo only: the sum of a special declaration of interest in delivery at destination made when the baggage or package was handed over (and any supplementary sum paid), in sdr_exchange_currency. It replaces the limit (art. 22(2), (3)). */
+            declared_value?: number;
+            /**
+             * @description Delay or baggage: true when the damage resulted from an act or omission of the carrier, its servants or agents, done with intent to cause damage or recklessly and with knowledge that damage would probably result; the limit then does not apply (art. 22(5)). Default false. It does not lift the cargo limit.
+             * @default false
+             */
+            wilful_misconduct?: boolean;
+            /**
+             * @description Death or injury only: whether the carrier has proved that the damage was not due to its negligence or other wrongful act or omission, or was due solely to a third party's (art. 21(2)), which frees it from the damage above the threshold. Default not_known: the answer gives both outcomes.
+             * @default not_known
+             * @enum {string}
+             */
+            carrier_defence?: "not_known" | "disputed" | "established" | "not_established";
+            /** @description Units of sdr_exchange_currency per Special Drawing Right (the IMF publishes the daily value; art. 23(1) takes its value on the date of judgment). Required with proven_loss or declared_value. */
+            sdr_exchange_rate?: number;
+            /** @description ISO 4217 code of the currency of sdr_exchange_rate, proven_loss and declared_value (EUR, GBP, USD, …). */
+            sdr_exchange_currency?: string;
+        } & (unknown & unknown);
+        montreal_convention_limits_result: {
+            /** @description Date of the event, as sent. */
+            event_date: string;
+            /** @description The claim, as sent. */
+            claim: string;
+            /**
+             * @description The article that limits the claim.
+             * @enum {string}
+             */
+            article: "art. 21" | "art. 22(1)" | "art. 22(2)" | "art. 22(3)";
+            /**
+             * Format: date
+             * @description The day the limits applied took effect: the Convention's entry into force (2003-11-04) or an ICAO revision under art. 24 (2009-12-30, 2019-12-28, 2024-12-28).
+             */
+            limits_in_force_since: string;
+            /** @description The limit in Special Drawing Rights. */
+            limit: {
+                /**
+                 * @description Special Drawing Rights.
+                 * @enum {string}
+                 */
+                unit: "SDR";
+                /**
+                 * @description What sets the ceiling: the per-passenger limit (delay, baggage), the per-kilogramme limit (cargo), a special declaration of interest, no limit (art. 22(5)), or for death or injury the threshold of strict liability (no upper limit).
+                 * @enum {string}
+                 */
+                basis: "per_passenger" | "per_kilogram" | "special_declaration" | "unlimited_wilful_misconduct" | "strict_liability_threshold";
+                /** @description The limit in SDR (cargo: per kilogramme times the weight); null for death or injury, and where art. 22(5) lifts the limit. With a special declaration the limit is shown but the sum declared replaces it. */
+                amount: number | null;
+                /** @description Cargo: SDR per kilogramme (art. 22(3)); null otherwise. */
+                per_kilogram: number | null;
+                /** @description Cargo: the weight taken (art. 22(4)); null otherwise. */
+                weight_kg: number | null;
+                /** @description Death or injury: the damages up to which the carrier cannot exclude or limit its liability (art. 21(1)); null otherwise. */
+                strict_liability_threshold: number | null;
+            };
+            /** @description Present when sdr_exchange_rate was sent: the limits in that currency, to the cent. */
+            converted?: {
+                /** @description sdr_exchange_currency as sent. */
+                currency: string;
+                /** @description The rate as sent. */
+                rate_per_sdr: number;
+                /** @description The limit converted; null where there is none. */
+                limit: number | null;
+                /** @description Death or injury: the threshold converted. */
+                strict_liability_threshold: number | null;
+                /** @description The sum declared, where a special declaration replaces the limit. */
+                declared_value: number | null;
+                /** @description The most the carrier owes: the sum declared, else the limit; null where none applies (death or injury, art. 22(5)). */
+                ceiling: number | null;
+            };
+            /** @description Present when proven_loss was sent: what the carrier owes on it. */
+            claim_amount?: {
+                /** @description The currency of the amounts. */
+                currency: string;
+                /** @description The damage proven, as sent. */
+                proven_loss: number;
+                /** @description Whether the ceiling cut the damage proven. */
+                capped: boolean;
+                /** @description What the carrier owes: the damage proven, capped by the ceiling; for death or injury above the threshold, null while the carrier's art. 21(2) defence is open (see outcomes). */
+                recoverable: number | null;
+                /**
+                 * @description The art. 21(2) defence as applied: carrier_defence as sent where the damage exceeds the threshold of a death or injury claim, else not_available.
+                 * @enum {string}
+                 */
+                carrier_defence: "not_available" | "not_known" | "disputed" | "established" | "not_established";
+            };
+            /** @description Death or injury with a damage above the threshold: what the carrier owes if it establishes its art. 21(2) defence (the damage up to the threshold) and if it does not (the whole damage). */
+            outcomes?: {
+                /** @description The damage up to the threshold, in the currency. */
+                if_defence_established: number;
+                /** @description The whole damage proven, in the currency. */
+                if_defence_fails: number;
+            };
+            /** @description Why, in plain words. */
+            reasons: string[];
+            /** @description Assumptions and caveats in plain words, including any figure that could not be verified against a primary source. */
+            notes: string[];
+            /** @description Present only with ?explain=true: each step with its formula as written, its rule file and line, its value (summarised over 2 KB), the parameters it read and its citations; at most 256 KB and 50 times the answer, a last left_out step counting what was left out. */
+            explanation?: {
+                /** @description Rule set the step belongs to. */
+                rule_set: string;
+                /** @description Name of the formula in that rule set. */
+                step: string;
+                /** @description The formula's label in plain words, where it has one. */
+                label?: string;
+                /** @description The step's value: a number, text, boolean, date (YYYY-MM-DD), list, object or null. */
+                value: unknown;
+                /** @description Table entries the step read. */
+                parameters: {
+                    /** @description Table entry read. */
+                    id: string;
+                    /**
+                     * Format: date
+                     * @description Date from which the value read is in force.
+                     */
+                    effective_date: string;
+                    /** @description The number read, as exact decimal text (absent for a schedule, lookup or text). */
+                    value?: string;
+                }[];
+                /** @description Titles of the statutes and sources the step cites. */
+                citations: string[];
+            }[];
+        };
+        montreal_convention_limits_response: {
+            result: components["schemas"]["montreal_convention_limits_result"];
             /**
              * Format: date
              * @description The newest as-of date of the data this answer used.
@@ -6235,11 +6534,11 @@ export interface components {
         };
         calculate_ptet_benefit_request: {
             /**
-             * @description The tax year. 2026 is supported. Default 2026.
+             * @description The tax year. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Two-letter code of the state whose PTET the entity would elect (a US state or DC); lower case is accepted. The owner is taken to be its resident.
              * @enum {string}
@@ -6296,18 +6595,18 @@ export interface components {
             state: string;
             /** @description The state's name. */
             state_name: string;
-            /** @description The SALT cap of 26 U.S.C. § 164(b)(7) for the status, in dollars. */
+            /** @description The SALT cap of 26 U.S.C. § 164(b)(6) (to 2024) or (b)(7) (from 2025) for the status, in dollars. */
             salt_cap: {
                 /** @description The cap after the phase-down at the AGI without the election. */
                 without_election: number;
                 /** @description The cap at the lower AGI with the election. */
                 with_election: number;
-                /** @description The cap before the phase-down ($40,400; $20,200 married filing separately, 2026). */
+                /** @description The cap before any phase-down ($10,000 to 2024; $40,000 for 2025; $40,400 for 2026; half married filing separately). */
                 base_cap: number;
-                /** @description Modified AGI above which 30 % of the excess reduces the cap ($505,000; $252,500). */
-                phase_down_threshold: number;
-                /** @description The least the cap is reduced to ($10,000; $5,000). */
-                floor: number;
+                /** @description Modified AGI above which 30 % of the excess reduces the cap ($500,000 for 2025, $505,000 for 2026; half married filing separately); null before 2025 (no phase-down). */
+                phase_down_threshold: number | null;
+                /** @description The least the cap is reduced to ($10,000; $5,000 married filing separately); null before 2025. */
+                floor: number | null;
             };
             /** @description The owner's federal return without the election, in dollars. */
             without_election: {
@@ -6327,7 +6626,7 @@ export interface components {
                 qbi_deduction: number;
                 /** @description Taxable income. */
                 taxable_income: number;
-                /** @description Regular federal income tax (26 U.S.C. § 1), from the shared 2026 rules. */
+                /** @description Regular federal income tax (26 U.S.C. § 1), from the shared rules at the year's figures. */
                 federal_tax: number;
                 /** @description The ordinary rate of the owner's next dollar. */
                 marginal_rate: number;
@@ -6464,11 +6763,11 @@ export interface components {
              */
             state_of_domicile: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of the first death. 2026 is supported.
+             * @description Year of the first death, 2022 to 2026; its federal and state figures apply to both deaths.
              * @default 2026
              * @enum {integer}
              */
-            decedent_year_of_death?: 2026;
+            decedent_year_of_death?: 2022 | 2023 | 2024 | 2025 | 2026;
             /** @description The first decedent's gross estate, in dollars. */
             gross_estate: number;
             /**
@@ -6735,11 +7034,11 @@ export interface components {
         };
         analyze_83b_election_request: {
             /**
-             * @description Year of the transfer. 2026 is supported. Default 2026.
+             * @description Year of the transfer. 2022 to 2026 are supported. Default 2026.
              * @default 2026
              * @enum {integer}
              */
-            tax_year?: 2026;
+            tax_year?: 2022 | 2023 | 2024 | 2025 | 2026;
             /**
              * @description Filing status: single, married_filing_jointly, married_filing_separately, head_of_household, qualifying_surviving_spouse.
              * @enum {string}
@@ -6747,7 +7046,7 @@ export interface components {
             filing_status: "head_of_household" | "married_filing_jointly" | "married_filing_separately" | "qualifying_surviving_spouse" | "single";
             /**
              * Format: date
-             * @description Date the restricted shares were transferred (issued) to the person, in 2026 (YYYY-MM-DD).
+             * @description Date the restricted shares were transferred (issued) to the person, in tax_year (YYYY-MM-DD).
              */
             transfer_date: string;
             /**
@@ -6829,7 +7128,7 @@ export interface components {
             with_election: {
                 /** @description Compensation at the transfer: shares x (value - price paid) (§ 83(b)(1)). */
                 income_at_transfer: number;
-                /** @description Income tax it adds in 2026. */
+                /** @description Income tax it adds in the year of the transfer. */
                 tax_at_transfer: number;
                 /** @description Gain at the sale over the value at transfer. */
                 capital_gain: number;
@@ -6953,7 +7252,7 @@ export interface components {
             /** @description The year the amounts are stated in (nothing reads the clock): COLAs are applied through December of the year before. Supported: 1979 to 2026 (the last year whose wage index two years before is published). */
             calculation_year: number;
             /**
-             * @description The earnings record: one item per year with covered earnings (years with none may be left out), at most 150 (1951 to 2100). Give this or `aime`, not both.
+             * @description The earnings record: one item per year with covered earnings (years with none may be left out), at most 150 (1951 to 2100). Give this, `aime` or `pia`, one of them.
              * @default []
              */
             earnings?: {
@@ -6962,15 +7261,19 @@ export interface components {
                 /** @description Covered (Social Security) earnings of the year in dollars, before the cap at that year's contribution and benefit base. */
                 amount: number;
             }[];
-            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. */
+            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. An AIME with cents is refused: the law rounds it down to the dollar (42 U.S.C. § 415(b)(1)). */
             aime?: number;
-            /** @description Age in months at which the retirement benefit starts (744 = 62 years 0 months, 840 = 70). Default: full retirement age. */
+            /** @description The primary insurance amount in the calculation year, dollars a month, when already known (the SSA statement gives it), instead of `earnings` or `aime` (one of the three). The AIME, bend points and family maximum are then not given. */
+            pia?: number;
+            /** @description Age in months at which the retirement benefit starts (744 = 62 years 0 months, 840 = 70). 744 is accepted only for a worker born on the 2nd of a month, the one who is 62 throughout the month 62 is attained (20 CFR 404.102, 404.311(a)(2)); for anyone else it is refused, naming the first payable month (745). Default: full retirement age. */
             claim_age_months?: number;
             /**
              * @description The spouse's own monthly retirement benefit, dollars before rounding to the dollar, where the spouse claimed before full retirement age (reduced for age): the widow(er)'s benefit is then limited to the larger of it and 82.5 % of spouse_pia (RIB-LIM, 42 U.S.C. § 402(e)(2)(D); POMS RS 00615.320). Default 0: the spouse did not claim early.
              * @default 0
              */
             spouse_benefit?: number;
+            /** @description Age in months at which the widow(er)'s benefit on spouse_pia starts (720 = 60). Before survivor full retirement age (by year of birth, 42 U.S.C. § 416(l); 20 CFR 404.409(b)) it is reduced evenly to 71.5 % at 60 (§ 402(q)(9); POMS RS 00615.301). Default: survivor full retirement age. */
+            survivor_start_age_months?: number;
             /** @description Earnings from work (wages and net self-employment earnings) the worker expects each year from the claim to full retirement age, dollars a year in the calculation year's dollars. Given, the retirement earnings test is applied year by year (42 U.S.C. § 403(f)) with the calculation year's exempt amounts (loaded 2017 to 2026). Default: none, no test. */
             expected_earnings?: number;
             /**
@@ -6981,34 +7284,34 @@ export interface components {
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
-            eligibility_year?: number;
+            eligibility_year?: number | null;
             /** @description The year earnings are indexed to (eligibility year − 2, or calculation year − 2 for a worker not yet 62). */
-            indexing_year?: number;
+            indexing_year?: number | null;
             /** @description The national average wage index of the indexing year. */
-            indexing_wage_index?: number;
+            indexing_wage_index?: number | null;
             /** @description How many years are averaged (35 for those born 1929 or later). */
-            computation_years?: number;
+            computation_years?: number | null;
             /** @description Per year: earnings, contribution and benefit base, capped earnings, indexing factor (shown to 7 decimals; computed exactly), indexed earnings (to the cent), and whether the year is among those averaged. */
-            years?: unknown[];
+            years?: unknown[] | null;
             /** @description The years averaged, the highest indexed earnings. */
-            years_used?: unknown[];
+            years_used?: unknown[] | null;
             /** @description Indexed earnings of the years averaged, dollars. */
-            total_indexed_earnings?: number;
+            total_indexed_earnings?: number | null;
             /** @description Average indexed monthly earnings, rounded down to the dollar. */
-            aime?: number;
+            aime?: number | null;
             /** @description The PIA formula's bend points of the eligibility year (of the calculation year for a worker not yet 62), dollars a month. */
             bend_points?: {
                 /** @description First bend point: 90 % of the AIME up to it. */
                 first?: number;
                 /** @description Second bend point: 32 % of the AIME between the two, 15 % above it. */
                 second?: number;
-            };
+            } | null;
             /** @description 90 %/32 %/15 % of the AIME, before rounding. */
-            pia_unrounded?: number;
+            pia_unrounded?: number | null;
             /** @description The PIA in the eligibility year, rounded down to the dime. */
-            pia_at_eligibility?: number;
+            pia_at_eligibility?: number | null;
             /** @description Each cost-of-living increase applied: year, rate and the PIA after it (rounded down to the dime). */
-            colas?: unknown[];
+            colas?: unknown[] | null;
             /** @description The PIA in the calculation year, dollars a month. */
             pia?: number;
             /** @description The old-age family maximum's bend points of the eligibility year, dollars a month (42 U.S.C. § 403(a)(1)). */
@@ -7019,9 +7322,9 @@ export interface components {
                 second?: number;
                 /** @description 134 % between the second and it, 175 % above. */
                 third?: number;
-            };
+            } | null;
             /** @description The most paid a month on the worker's record to the worker and family (old-age family maximum, rounded down to the dime, with the same COLAs as the PIA). */
-            family_maximum?: number;
+            family_maximum?: number | null;
             /** @description Full retirement age in months (42 U.S.C. § 416(l)). */
             full_retirement_age_months?: number;
             /** @description The claiming age used, in months. */
@@ -7032,14 +7335,55 @@ export interface components {
             months_delayed?: number;
             /** @description Benefit as a share of the PIA. */
             retirement_factor?: number;
-            /** @description Monthly benefit rounded down to the dime. */
+            /** @description Monthly benefit with every delayed credit, the PIA times the factor before any rounding. */
             retirement_benefit_unrounded?: number;
-            /** @description Monthly benefit paid, rounded down to the dollar (§ 415(g)). */
+            /** @description Monthly benefit with every delayed credit, rounded down to the dime (42 U.S.C. § 415(g)), as SSA states it. */
+            retirement_benefit_dime?: number;
+            /** @description Monthly benefit paid with every delayed credit, rounded down to the dollar (§ 415(g)): from the start for a claim at or before full retirement age or at 70, otherwise from `credits_added_from`. */
             retirement_benefit?: number;
+            /** @description The month the retirement benefit starts (YYYY-MM), the month the claiming age is attained. */
+            entitlement_month?: string;
+            /** @description Delayed retirement credits earned in the year the benefit starts (January or full retirement age to the month before), added only later (20 CFR 404.313; POMS RS 00615.690); 0 for a claim at 70 or without credits. */
+            credits_in_year_of_entitlement?: number;
+            /** @description The month (YYYY-MM) those credits are added: January after the year of entitlement, or the month 70 is attained if that is in the same year; null when none wait. */
+            credits_added_from?: string | null;
+            /** @description Monthly benefit paid from the entitlement month until `credits_added_from`, rounded down to the dime (the same as retirement_benefit_dime when no credit waits). */
+            retirement_benefit_before_credits_added_dime?: number;
+            /** @description Monthly benefit paid from the entitlement month until `credits_added_from`, rounded down to the dollar. */
+            retirement_benefit_before_credits_added?: number;
+            /** @description Monthly spouse's benefit before its rounding to the dime (half the spouse's PIA, itself to the dime, less the worker's own, times the factor for age). */
+            spousal_benefit_unrounded?: number;
+            /** @description Monthly spouse's benefit rounded down to the dime (§ 415(g)). */
+            spousal_benefit_dime?: number;
             /** @description Monthly spouse's benefit on the spouse's PIA over the worker's own, rounded down to the dollar (0 without spouse_pia). */
             spousal_benefit?: number;
-            /** @description Monthly widow(er)'s benefit on the spouse's PIA at survivor full retirement age (0 without spouse_pia). */
+            /** @description Full retirement age for a widow(er)'s benefit in months, by year of birth (42 U.S.C. § 416(l)(3)). */
+            survivor_full_retirement_age_months?: number;
+            /** @description The age in months the widow(er)'s benefit starts at, as sent or survivor full retirement age. */
+            survivor_start_age_months?: number;
+            /** @description The widow(er)'s benefit as a share of the deceased's PIA (or benefit with credits) for age: 1 at survivor full retirement age, 0.715 at 60. */
+            survivor_factor?: number;
+            /** @description Monthly widow(er)'s benefit before its rounding to the dime (the RIB-LIM limit where it applies, itself to the dime). */
+            survivor_benefit_unrounded?: number;
+            /** @description Monthly widow(er)'s benefit rounded down to the dime. */
+            survivor_benefit_dime?: number;
+            /** @description Monthly widow(er)'s benefit on the spouse's PIA from survivor_start_age_months (default survivor full retirement age), reduced for age and limited by RIB-LIM, rounded down to the dollar (0 without spouse_pia). */
             survivor_benefit?: number;
+            /** @description Present when the benefit is payable in or before the calculation year and the record holds earnings of the calculation year: those earnings are not in the PIA paid that year (a year of entitlement or later is no computation base year of it, 42 U.S.C. § 415(b)(2)(B)(ii)) and enter by the recomputation effective the next January (§ 415(f)(2)); amounts in the calculation year's dollars. */
+            recomputation?: {
+                /** @description The year whose earnings the recomputation adds (the calculation year). */
+                year_added?: number;
+                /** @description The month the recomputed PIA is paid from (YYYY-MM), January after. */
+                effective_month?: string;
+                /** @description The AIME with that year's earnings, whole dollars. */
+                aime?: number;
+                /** @description The recomputed PIA, rounded down to the dime. */
+                pia?: number;
+                /** @description The monthly benefit on the recomputed PIA, the same reduction or credits, rounded down to the dollar. */
+                retirement_benefit?: number;
+                /** @description The spouse's benefit on the recomputed figures, rounded down to the dollar. */
+                spousal_benefit?: number;
+            };
             /** @description The RIB-LIM limit on the widow(er)'s benefit: the larger of the spouse's reduced benefit and 82.5 % of the spouse's PIA, rounded down to the dime (null without spouse_benefit). */
             rib_lim?: number | null;
             /** @description Present when expected_earnings is given: the retirement earnings test (42 U.S.C. § 403(b), (f); 20 CFR 404.415, 404.430). */
@@ -7124,7 +7468,7 @@ export interface components {
         optimize_ss_filing_strategy_request: {
             /**
              * Format: date
-             * @description The date the present values are taken at (nothing reads the clock); no claim starts before its month.
+             * @description The date the present values are taken at (nothing reads the clock), taken as the month of filing: no claim starts before its month, except that one at or past full retirement age may start up to six months before it, not before full retirement age (a retroactive application, 42 U.S.C. § 402(j)(1), (4); 20 CFR 404.621; SSA Handbook § 1513), the months before paid in one sum in the calculation month.
              */
             calculation_date: string;
             /** @description Real (after inflation) yearly discount rate, a fraction from -0.05 to 0.20. Default: 0.02 (tables/social_security/filing_strategy.yaml). */
@@ -7152,7 +7496,7 @@ export interface components {
                  * @enum {string}
                  */
                 sex: "male" | "female";
-                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70. The search then keeps it. */
+                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it. */
                 claimed_age_months?: number;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
@@ -7216,6 +7560,10 @@ export interface components {
                 person_first_year?: unknown[];
                 /** @description The same for the spouse; empty for a single person. */
                 spouse_first_year?: unknown[];
+                /** @description Months before the calculation month the best claim of the person starts in by a retroactive application (0 to 6; 0 for an age already taken), paid in one sum. */
+                person_retroactive_months?: number;
+                /** @description The same for the spouse (null for one person). */
+                spouse_retroactive_months?: number | null;
                 /** @description Months of the person's benefit the earnings test withholds before full retirement age (0 without expected_earnings). */
                 person_months_withheld?: number;
                 /** @description The same for the spouse; null for a single person. */
@@ -7306,7 +7654,7 @@ export interface components {
             /** @description The year the amounts are stated in (nothing reads the clock): COLAs through December of the year before; from the year the waiting period starts (and 1981) to 2026, the last year whose wage index two years before is published. */
             calculation_year: number;
             /**
-             * @description The earnings record: one item per year with covered earnings, 1951 to the year of onset (years with none may be left out). Give this or `aime`, not both.
+             * @description The earnings record: one item per year with covered earnings, 1951 to the year of onset (years with none may be left out). Give this, `aime` or `pia`, one of them.
              * @default []
              */
             earnings?: {
@@ -7315,8 +7663,10 @@ export interface components {
                 /** @description Covered (Social Security) earnings of the year in dollars before the cap; the uncapped amount also enters average current earnings for the offset. */
                 amount: number;
             }[];
-            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. */
+            /** @description Average indexed monthly earnings in whole dollars, when already known, instead of `earnings`. An AIME with cents is refused: the law rounds it down to the dollar (42 U.S.C. § 415(b)(1)). */
             aime?: number;
+            /** @description The disability PIA in the calculation year, dollars a month, when already known (SSA's award letter or statement), instead of `earnings` or `aime` (one of the three). The AIME, bend points and family maximum are then not given, family members (`auxiliaries`) cannot be figured, and the offset needs `average_current_earnings`. */
+            pia?: number;
             /**
              * @description Earlier periods of disability (the freeze, 42 U.S.C. § 416(i)): a year any part of which lies in one is not an elapsed year, a year wholly in one is not a computation base year. Default: none.
              * @default []
@@ -7352,17 +7702,30 @@ export interface components {
             blind?: boolean;
             /** @description Earnings from work now, dollars a month, compared with the substantial gainful activity limit of the calculation year. */
             monthly_earnings?: number;
-        } & (unknown & {
+            /**
+             * @description Months worked after the onset, for the trial work period (42 U.S.C. § 422(c)(4); 20 CFR 404.1592): each month of entitlement whose gross earnings exceed that year's trial work amount ($1,160 in 2025) is a month of services, and nine within a rolling 60 months complete the period. Months up to December of the calculation year. Default: none.
+             * @default []
+             */
+            work_months?: {
+                /**
+                 * Format: date
+                 * @description A day of the month worked (YYYY-MM-DD; the month is what counts), after the onset date.
+                 */
+                month: string;
+                /** @description Gross earnings of the month, dollars. */
+                earnings: number;
+            }[];
+        } & (unknown & unknown & unknown & {
             earnings?: unknown;
         });
         estimate_ssdi_benefit_result: {
             /** @description As sent. */
             onset_date?: string;
             /**
-             * @description Which computation gives the PIA: the freeze computation (eligibility in the year of onset) or, when onset falls in December after the 1st and it is higher, the one as though 62 were attained in the waiting period's first month, in January (POMS RS 00605.005, RS 00605.532).
+             * @description Which computation gives the PIA: the freeze computation (eligibility in the year of onset) or, when onset falls in December after the 1st and it is higher, the one as though 62 were attained in the waiting period's first month, in January (POMS RS 00605.005, RS 00605.532); known_pia when the PIA was sent.
              * @enum {string}
              */
-            computation?: "freeze" | "assumed_age_62";
+            computation?: "freeze" | "assumed_age_62" | "known_pia";
             /** @description First month of the five-month waiting period: the first full calendar month of disability (POMS DI 10105.070). */
             waiting_period_start?: string;
             /** @description First month of entitlement, after the waiting period (42 U.S.C. § 423(c)(2)). */
@@ -7370,46 +7733,46 @@ export interface components {
             /** @description The day full retirement age is attained, when the disability benefit becomes an old-age benefit. */
             full_retirement_age_date?: string;
             /** @description The year of onset (freeze computation) or of the waiting period's first month (treated as the year of attaining 62, § 423(a)(2)), or the year of attaining 62 if earlier. */
-            eligibility_year?: number;
+            eligibility_year?: number | null;
             /** @description The year earnings are indexed to, eligibility year − 2. */
-            indexing_year?: number;
+            indexing_year?: number | null;
             /** @description The national average wage index of the indexing year. */
-            indexing_wage_index?: number;
+            indexing_wage_index?: number | null;
             /** @description Years after 1950, or after the year of attaining 21, before the eligibility year, less years in an earlier period of disability. */
-            elapsed_years?: number;
+            elapsed_years?: number | null;
             /** @description Years left out of the elapsed years for an earlier period of disability. */
-            frozen_years?: unknown[];
+            frozen_years?: unknown[] | null;
             /** @description One for each five elapsed years, disregarding a fraction, at most 5 (§ 415(b)(2)(A)). */
-            dropout_years?: number;
+            dropout_years?: number | null;
             /** @description Elapsed years less dropout years, at least 2. */
-            computation_years?: number;
+            computation_years?: number | null;
             /** @description Per year: earnings, contribution and benefit base, capped earnings, indexing factor (shown to 7 decimals), indexed earnings and whether the year is among those averaged. */
-            years?: unknown[];
+            years?: unknown[] | null;
             /** @description The computation years averaged. */
-            years_used?: unknown[];
+            years_used?: unknown[] | null;
             /** @description Indexed earnings of the years averaged, dollars. */
-            total_indexed_earnings?: number;
+            total_indexed_earnings?: number | null;
             /** @description Average indexed monthly earnings, rounded down to the dollar. */
-            aime?: number;
+            aime?: number | null;
             /** @description The PIA formula's bend points of the eligibility year, dollars a month. */
             bend_points?: {
                 /** @description 90 % of the AIME up to it. */
                 first?: number;
                 /** @description 32 % between the two, 15 % above. */
                 second?: number;
-            };
+            } | null;
             /** @description 90 %/32 %/15 % of the AIME, before rounding. */
-            pia_unrounded?: number;
+            pia_unrounded?: number | null;
             /** @description The PIA in the eligibility year, rounded down to the dime. */
-            pia_at_eligibility?: number;
+            pia_at_eligibility?: number | null;
             /** @description Each cost-of-living increase applied: year, rate, the PIA and the family maximum after it (rounded down to the dime). */
-            colas?: unknown[];
+            colas?: unknown[] | null;
             /** @description The PIA in the calculation year, dollars a month. */
             pia?: number;
             /** @description The disability family maximum in the eligibility year: the smaller of 85 % of the AIME and 150 % of the PIA, not less than the PIA, rounded down to the dime (§ 403(a)(6)). */
-            family_maximum_at_eligibility?: number;
+            family_maximum_at_eligibility?: number | null;
             /** @description The disability family maximum with the same COLAs, dollars a month. */
-            family_maximum?: number;
+            family_maximum?: number | null;
             /** @description The worker's monthly benefit, 100 % of the PIA (§ 423(a)(2)). */
             monthly_benefit?: number;
             /** @description The benefit paid, rounded down to the dollar (§ 415(g)). */
@@ -7450,6 +7813,34 @@ export interface components {
             };
             /** @description The worker's benefit after offset, paid to the dollar. */
             monthly_benefit_after_offset_paid?: number;
+            /** @description Present when work_months are sent: the trial work period month by month (42 U.S.C. § 422(c)(4); 20 CFR 404.1592). */
+            trial_work_period?: {
+                /** @description Each month sent, in order. */
+                months?: {
+                    /** @description The month (YYYY-MM). */
+                    month?: string;
+                    /** @description Its earnings, dollars. */
+                    earnings?: number;
+                    /** @description The year's trial work amount: earnings above it make a month of services. */
+                    trial_work_period_amount?: number;
+                    /** @description Whether the month is one of entitlement (from entitlement_month): only such months count. */
+                    month_of_entitlement?: boolean;
+                    /** @description Whether it is a month of services in the trial work period. */
+                    service_month?: boolean;
+                }[];
+                /** @description The months of services (YYYY-MM). */
+                service_months?: unknown[];
+                /** @description Months of services in the 60 months ending with the last month sent. */
+                months_in_last_60?: number;
+                /** @description Whether nine months of services fall within some 60 consecutive months: the trial work period is over. */
+                completed?: boolean;
+                /** @description The ninth month of services (YYYY-MM), the last of the trial work period; null while it runs. */
+                completed_in?: string | null;
+                /** @description The month after it, when the extended period of eligibility begins (20 CFR 404.1592a); null while the trial work period runs. */
+                extended_period_of_eligibility_from?: string | null;
+                /** @description Months of services still to come before the trial work period ends (0 when completed), counting the 60 months ending with the last month sent. */
+                months_remaining?: number;
+            };
             /** @description The substantial gainful activity limit of the calculation year (20 CFR 404.1574, 404.1584). */
             substantial_gainful_activity?: {
                 /** @description The calculation year. */
@@ -7519,10 +7910,7 @@ export interface components {
              * @description The date the disability began (YYYY-MM-DD), from 1987-10-01; credits are counted to the end of its calendar quarter.
              */
             onset_date: string;
-            /**
-             * @description Covered (Social Security) earnings by calendar year, 1978 to the year of onset; years without earnings may be left out.
-             * @default []
-             */
+            /** @description Covered (Social Security) earnings by calendar year, 1978 to the year of onset; years without earnings may be left out. */
             earnings: {
                 /** @description Calendar year, 1978 to the year of onset. */
                 year: number;
@@ -7918,10 +8306,7 @@ export interface components {
             tier: "beta" | "verified";
         };
         calculate_super_contributions_request: {
-            /**
-             * @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2017-18 to 2025-26.
-             * @default '2025-26'
-             */
+            /** @description Financial year as "YYYY-YY", 1 July to 30 June ("2025-26" runs from 2025-07-01 to 2026-06-30). Loaded: 2017-18 to 2025-26. */
             financial_year: string;
             /** @description Ordinary time earnings of each quarter of the year from one employer, July-September first, in Australian dollars. Default none: no superannuation guarantee. */
             ordinary_time_earnings?: number[];
@@ -9887,6 +10272,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["calculate_ira_basis_and_conversion_response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    montreal_convention_limits: {
+        parameters: {
+            query?: {
+                /** @description true adds result.explanation: each step with its value, the parameters it read and its citation. */
+                explain?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_date": "2026-03-02",
+                 *       "claim": "cargo",
+                 *       "cargo_weight_kg": 40,
+                 *       "proven_loss": 2500,
+                 *       "sdr_exchange_rate": 1.36,
+                 *       "sdr_exchange_currency": "USD"
+                 *     }
+                 */
+                "application/json": components["schemas"]["montreal_convention_limits_request"];
+            };
+        };
+        responses: {
+            /** @description The answer, in the envelope. The example is the service's own answer to the example request, where a list over 10 items shows its first 5 and a text over 600 characters its first 400. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["montreal_convention_limits_response"];
                 };
             };
             400: components["responses"]["BadRequest"];

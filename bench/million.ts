@@ -1,0 +1,175 @@
+/**
+ * @module A data set at the size of the full NPPES file, measured: a synthetic file of a million rows
+ * or more with the shape of the NPPES providers (a 10-digit NPI, individuals and organisations,
+ * names, credential, taxonomy, state, city, enumeration date) is imported into the data set store
+ * (engine/data/store.ts: checked, then written to SQLite with its key and words index), then a
+ * lookup by NPI (`rows`, the key index) and a search by name (`search`, the FTS5 words index) are
+ * each timed over many random queries. Prints the import time, the store's size and each query's
+ * p50 / p99 / max, with the run's commit and load (bench/baseline.ts).
+ *
+ * The rows are SYNTHETIC: names are made of generated syllables drawn with Zipf frequencies (some
+ * surnames and words common, most rare, as in the real file), never real records; the file is
+ * written under the temporary folder and removed, and is never served.
+ *
+ *   npm run build && node dist/bench/million.js [ROWS=1000000] [QUERIES=5000]
+ *
+ * Targets (issue 29): a lookup by number and a search by name each within 10 ms at p99.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, readdirSync, createWriteStream } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { once } from 'node:events'
+import { openDatasets } from '../engine/data/store.js'
+import type { DatasetDescriptor } from '../engine/data/rows.js'
+import type { Problem } from '../engine/errors.js'
+import { runInfo, finishRunInfo } from './baseline.js'
+
+const ROWS = Number(process.argv[2] ?? 1_000_000)
+const QUERIES = Number(process.argv[3] ?? 5000)
+
+/** A small deterministic generator (mulberry32), so every run builds the same file. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+const random = generator(29)
+
+const SYLLABLES = ['al', 'ben', 'cor', 'da', 'el', 'fin', 'gar', 'ho', 'is', 'jan', 'ka', 'lor', 'mi', 'nor', 'os', 'pel', 'qui', 'ra', 'sten', 'tor', 'ul', 'ven', 'wil', 'xan', 'yor', 'zel', 'ber', 'chan', 'dor', 'mar']
+const word = (n: number): string => {
+  // The n-th generated word: two to four syllables, read off n's digits in base 30.
+  let w = ''
+  let k = n + 30 * 30
+  while (k > 0) {
+    w += SYLLABLES[k % 30]
+    k = Math.floor(k / 30)
+  }
+  return w.toUpperCase()
+}
+/** A pool of `size` words drawn with Zipf frequency `s` (the k-th word's weight k^-s). */
+function zipf(size: number, s: number, offset: number): () => string {
+  const cumulative = new Float64Array(size)
+  let total = 0
+  for (let k = 0; k < size; k++) cumulative[k] = total += (k + 1) ** -s
+  return () => {
+    const x = random() * total
+    let lo = 0
+    let hi = size - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cumulative[mid]! < x) lo = mid + 1
+      else hi = mid
+    }
+    return word(offset + lo)
+  }
+}
+const surname = zipf(100_000, 0.75, 0)
+const given = zipf(5_000, 0.9, 200_000)
+const ORGANISATION = ['MEDICAL', 'HEALTH', 'CLINIC', 'DENTAL', 'PHARMACY', 'ASSOCIATES', 'GROUP', 'CARE', 'FAMILY', 'THERAPY', 'CENTER', 'SERVICES', 'PHYSICIANS', 'HOSPITAL', 'REHABILITATION']
+const FORMS = ['LLC', 'INC', 'PC', 'PLLC', 'PA', 'LTD', '']
+const CREDENTIALS = ['MD', 'DO', 'NP', 'PA-C', 'DDS', 'RN', 'PT', 'DC', 'OD', 'PHARMD', '']
+const STATES = ['CA', 'TX', 'FL', 'NY', 'PA', 'IL', 'OH', 'GA', 'NC', 'MI', 'NJ', 'VA', 'WA', 'AZ', 'MA', 'TN', 'IN', 'MO', 'MD', 'WI', 'CO', 'MN', 'SC', 'AL', 'LA', 'KY', 'OR', 'OK', 'CT', 'UT']
+const TAXONOMIES = [['207R00000X', 'Internal Medicine'], ['208D00000X', 'General Practice'], ['363L00000X', 'Nurse Practitioner'], ['1223G0001X', 'Dentist, General Practice'], ['225100000X', 'Physical Therapist'], ['261QD0000X', 'Clinic/Center Dental'], ['333600000X', 'Pharmacy']] as const
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
+
+const descriptor: DatasetDescriptor = {
+  file: 'providers.csv',
+  format: 'csv',
+  columns: { npi: 'text', enumeration_type: 'text', name: 'text', credential: 'text', taxonomy_code: 'text', taxonomy_desc: 'text', state: 'text', city: 'text', enumeration_date: 'date' },
+  key: ['npi'],
+  search: ['name'],
+}
+
+async function writeFile(path: string): Promise<{ npis: string[]; names: string[] }> {
+  const out = createWriteStream(path)
+  out.write(`${Object.keys(descriptor.columns).join(',')}\n`)
+  const npis: string[] = []
+  const names: string[] = []
+  for (let i = 0; i < ROWS; i++) {
+    const organisation = random() < 0.25
+    const npi = String(1_000_000_000 + i * 7 + Math.floor(random() * 7))
+    const name = organisation ? `${surname()} ${pick(ORGANISATION)} ${pick(ORGANISATION)} ${pick(FORMS)}`.trim() : `${given()} ${random() < 0.4 ? `${given().slice(0, 1)} ` : ''}${surname()}`
+    const [code, desc] = pick(TAXONOMIES)
+    const day = `${2005 + Math.floor(random() * 20)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`
+    const line = `${npi},${organisation ? 'NPI-2' : 'NPI-1'},${name},${organisation ? '' : pick(CREDENTIALS)},${code},${desc.includes(',') ? `"${desc}"` : desc},${pick(STATES)},${word(300_000 + Math.floor(random() * 3000))},${day}\n`
+    if (!out.write(line)) await once(out, 'drain')
+    // Every 997th row is kept as a query: numbers and names that exist, as a caller types them.
+    if (i % 997 === 0) {
+      npis.push(npi)
+      names.push(name)
+    }
+  }
+  out.end()
+  await once(out, 'finish')
+  return { npis, names }
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+const ms = (x: number) => x.toFixed(3)
+
+async function main(): Promise<void> {
+  const info = runInfo()
+  // BENCH_DIR keeps the file and its store between runs (a second run reuses the store, so only the
+  // queries are timed again); by default both go under the temporary folder and are removed.
+  const kept = process.env.BENCH_DIR
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'million-'))
+  try {
+    mkdirSync(dir, { recursive: true })
+    const path = join(dir, 'providers.csv')
+    const { npis, names } = await writeFile(path)
+    const fileBytes = statSync(path).size
+    const problems: Problem[] = []
+    const cache = join(dir, 'cache')
+    const started = performance.now()
+    const store = openDatasets([{ id: 'nppes_synthetic', descriptor, path, shown: 'providers.csv' }], cache, problems).get('nppes_synthetic')
+    const importMs = performance.now() - started
+    if (!store || problems.length > 0) throw new Error(`the import failed: ${problems.map((p) => p.message).join('; ')}`)
+    const storeBytes = readdirSync(cache).reduce((n, f) => n + statSync(join(cache, f)).size, 0)
+    // Each query's wall time, and its CPU time (the process's user + system time around it): on a
+    // shared machine the CPU time is what the query itself costs, the wall time adds the waits.
+    const cpu: Record<string, number[]> = {}
+    const time = (what: string, run: (i: number) => unknown, reset = () => {}): number[] => {
+      for (let i = 0; i < 200; i++) run(i)
+      reset()
+      const t: number[] = []
+      const c: number[] = (cpu[what] = [])
+      for (let i = 0; i < QUERIES; i++) {
+        const s = performance.now()
+        const c0 = process.cpuUsage()
+        run(i)
+        const used = process.cpuUsage(c0)
+        t.push(performance.now() - s)
+        c.push((used.user + used.system) / 1000)
+      }
+      c.sort((a, b) => a - b)
+      return t.sort((a, b) => a - b)
+    }
+    let found = 0
+    const byNumber = time('number', (i) => (found += store.rows([npis[i % npis.length]!]).length), () => (found = 0))
+    // As typed: the name in lower case, a letter dropped from its last word.
+    const typed = names.map((n) => n.toLowerCase().replace(/.(\s*)$/, '$1'))
+    let hits = 0
+    const byName = time('name', (i) => {
+      const rows = store.search(typed[i % typed.length]!, 50)
+      if (rows.some((r) => r.name === names[i % names.length])) hits++
+    }, () => (hits = 0))
+    const end = finishRunInfo(info)
+    const row = (what: string, t: number[], c: number[]) => `| ${what} | ${ms(quantile(t, 0.5))} | ${ms(quantile(t, 0.99))} | ${ms(t[t.length - 1]!)} | ${ms(quantile(c, 0.5))} | ${ms(quantile(c, 0.99))} | ${quantile(t, 0.99) <= 10 ? 'yes' : '**no**'} |`
+    console.log(`commit ${info.commit}${info.dirty ? ' (dirty)' : ''}, Node ${info.node}, ${info.cores} cores, load ${info.load_before.join('/')} → ${end.load_after?.join('/')}`)
+    console.log(`${ROWS.toLocaleString('en-US')} synthetic rows, file ${(fileBytes / 2 ** 20).toFixed(0)} MiB; import (check + store + indexes) ${(importMs / 1000).toFixed(1)} s; store ${(storeBytes / 2 ** 20).toFixed(0)} MiB`)
+    console.log(`| Query (${QUERIES.toLocaleString('en-US')} each) | p50 ms | p99 ms | max ms | CPU p50 ms | CPU p99 ms | p99 ≤ 10 ms |`)
+    console.log('|---|---|---|---|---|---|---|')
+    console.log(row('lookup by NPI (key index)', byNumber, cpu.number!))
+    console.log(row('search by name, 50 best (words index)', byName, cpu.name!))
+    console.log(`lookups found ${found} rows; the searched name was among the 50 best in ${hits} of ${QUERIES} searches`)
+  } finally {
+    if (!kept) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+await main()
