@@ -8974,7 +8974,7 @@ export interface components {
                 /** @description What it covers, in words. */
                 label: string;
                 /**
-                 * @description allowed or prohibited when every decided clause says so; conditional when a clause attaches a condition or an exception, or clauses disagree; silent when no clause decides it (which is not a finding that the terms permit it).
+                 * @description The verdict of the highest-ranked kind of reading among the dimension's clauses, by the hit policy of tables/tos/combination.yaml: conditional for a route or an exception a user can meet, or a permission beside a prohibition; prohibited for a prohibition, even one the provider alone can lift; allowed for a permission; silent when no clause decides it (which is not a finding that the terms permit it).
                  * @enum {string}
                  */
                 verdict: "allowed" | "conditional" | "prohibited" | "silent";
@@ -8993,6 +8993,11 @@ export interface components {
                     /** @description Name of the pattern that fired (a row of tables/tos/clause_patterns.yaml). */
                     pattern: string;
                     /**
+                     * @description The kind of reading the clause contributes to its dimension (tables/tos/combination.yaml says what each contributes and which wins): a prohibition; one lifted by an exception a user can meet, by one pointing back at the document ("except as permitted herein", which lifts it only where the document states a permission or route on the dimension), or only by the provider's own say ("without our prior written consent"); a carve-out (a ban naming one kind of use: reselling the service, "non-journalistic commercial purposes"); a stated route (a condition); a permission; or unclear.
+                     * @enum {string}
+                     */
+                    contribution: "prohibition" | "user_exception" | "herein_exception" | "provider_exception" | "carve_out" | "route" | "permission" | "unclear";
+                    /**
                      * @description What this clause points to: unclear when the activity is named with no negation, condition or permission (it does not count towards the dimension's verdict).
                      * @enum {string}
                      */
@@ -9003,7 +9008,7 @@ export interface components {
                     cues: {
                         /** @description A negation ("you may not", "prohibited"), in the clause or its list's lead-in. */
                         negation: boolean;
-                        /** @description An exception ("except", "unless", "without our prior written consent"): turns a prohibition into conditional. */
+                        /** @description An exception a user can meet ("except", "unless", "other than"), in the clause or its lead-in: turns a prohibition into conditional. One only the provider can grant ("without our prior written consent") is not counted here. */
                         exception: boolean;
                         /** @description A condition ("provided that", "subject to", "only through"). */
                         condition: boolean;
