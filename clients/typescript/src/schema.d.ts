@@ -839,7 +839,7 @@ export interface paths {
          *
          *     Caps each year's covered earnings at that year's contribution and benefit base, indexes them to the national average wage index of the year the worker attains 60 (later years at face value), averages the highest 35 years (fewer for those born before 1929) into the AIME rounded down to the dollar, applies 90 %, 32 % and 15 % between the eligibility year's bend points (PIA rounded down to the dime, 42 U.S.C. § 415(a)), adds the cost-of-living increases to the calculation year (each rounded down to the dime), and gives the monthly benefit at the claiming age (early reduction or delayed credits, rounded down to the dollar), with the spouse's and widow(er)'s benefits on a spouse's PIA.
          *
-         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
+         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Children's and mother's/father's benefits on a deceased worker's record (the rule set social_security.family has them; this endpoint estimates a living worker's), an aged spouse's benefit on the worker's record counted in the family maximum, the combined family maximum of 20 CFR 404.405, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7281,6 +7281,32 @@ export interface components {
              * @default 0
              */
             spouse_pia?: number;
+            /**
+             * @description The worker's children, for child's benefits on the worker's record (42 U.S.C. § 402(d)): one half of the PIA each, all family members other than the worker sharing what the old-age family maximum leaves over the PIA (§ 403(a); SSA Handbook § 732). Figured for the month the worker's benefit starts, or January of the calculation year if it started before. Needs the earnings record or the AIME (not a known PIA). Default: none.
+             * @default []
+             */
+            children?: {
+                /**
+                 * Format: date
+                 * @description The child's date of birth (YYYY-MM-DD), not after the month figured for. A child is entitled through the month before the month 18 is attained (the day before the 18th birthday).
+                 */
+                date_of_birth: string;
+                /**
+                 * Format: date
+                 * @description The last day the child will be a full-time elementary or secondary school student (YYYY-MM-DD): from 18, the benefit continues to the earlier of that month and the month before 19 (§ 402(d)(1)(B)(i), (d)(7)). College does not count.
+                 */
+                student_until?: string;
+                /**
+                 * @description The child has a disability that began before 22 (§ 402(d)(1)(B)(ii)): entitled at any age, and a spouse caring for the child is too. Default false.
+                 * @default false
+                 */
+                disabled?: boolean;
+            }[];
+            /**
+             * @description The spouse has in care a child of the worker sent in children who is under 16 or disabled (§ 402(b)(1)(B)(ii), (s)(1)): the spouse is paid half the worker's PIA at any age, not reduced for age, within the family maximum, less the spouse's own PIA (spouse_pia, § 402(k)(3)(A)). Default false.
+             * @default false
+             */
+            spouse_child_in_care?: boolean;
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
@@ -7386,6 +7412,42 @@ export interface components {
             };
             /** @description The RIB-LIM limit on the widow(er)'s benefit: the larger of the spouse's reduced benefit and 82.5 % of the spouse's PIA, rounded down to the dime (null without spouse_benefit). */
             rib_lim?: number | null;
+            /** @description Present when children or spouse_child_in_care are sent: the benefits on the worker's record to the family in one month, within the old-age family maximum (42 U.S.C. §§ 402(b), (d), 403(a)). */
+            family?: {
+                /** @description The month figured for (YYYY-MM): the month the worker's benefit starts, or January of the calculation year if it started before. */
+                family_month?: string;
+                /** @description The old-age family maximum in the calculation year, dollars a month. */
+                family_maximum?: number;
+                /** @description What the maximum leaves for the family: the family maximum less the worker's PIA (the worker's own benefit is outside it, SSA Handbook § 732.2). */
+                available_for_family?: number;
+                /** @description The family members' benefits before the maximum (each half the PIA, to the dime). */
+                total_original_benefits?: number;
+                /** @description Whether those benefits exceed what the maximum leaves, so that each is reduced in proportion. */
+                reduced_for_family_maximum?: boolean;
+                /** @description How many children sent are entitled in the month. */
+                entitled_children?: number;
+                /** @description A child's benefit before the maximum: half the PIA, rounded down to the dime. */
+                child_original_benefit?: number;
+                /** @description Each child sent, in order. */
+                children?: {
+                    /** @description As sent. */
+                    date_of_birth?: string;
+                    /** @description under_18, student (18, full-time elementary or secondary school) or disabled (before 22); null when not entitled in the month. */
+                    entitled_as?: string | null;
+                    /** @description The last month of entitlement as the request stands (YYYY-MM): the month before 18, or a student's end of school or the month before 19; null for a disabled child. */
+                    last_month?: string | null;
+                    /** @description The child's benefit within the maximum, rounded down to the dime (0 when not entitled). */
+                    benefit_dime?: number;
+                    /** @description The child's benefit paid, rounded down to the dollar. */
+                    benefit?: number;
+                }[];
+                /** @description The child-in-care spouse's benefit before the maximum, half the PIA to the dime (0 without spouse_child_in_care). */
+                spouse_child_in_care_original_benefit?: number;
+                /** @description The spouse's benefit within the maximum, less the spouse's own PIA, to the dime; only what is payable counts in the maximum (POMS GN 02603.045). */
+                spouse_child_in_care_benefit_dime?: number;
+                /** @description The spouse's benefit paid, rounded down to the dollar. */
+                spouse_child_in_care_benefit?: number;
+            };
             /** @description Present when expected_earnings is given: the retirement earnings test (42 U.S.C. § 403(b), (f); 20 CFR 404.415, 404.430). */
             earnings_test?: {
                 /** @description Whether any benefit is payable before full retirement age and earnings are expected. */
