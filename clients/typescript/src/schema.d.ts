@@ -839,7 +839,7 @@ export interface paths {
          *
          *     Caps each year's covered earnings at that year's contribution and benefit base, indexes them to the national average wage index of the year the worker attains 60 (later years at face value), averages the highest 35 years (fewer for those born before 1929) into the AIME rounded down to the dollar, applies 90 %, 32 % and 15 % between the eligibility year's bend points (PIA rounded down to the dime, 42 U.S.C. § 415(a)), adds the cost-of-living increases to the calculation year (each rounded down to the dime), and gives the monthly benefit at the claiming age (early reduction or delayed credits, rounded down to the dollar), with the spouse's and widow(er)'s benefits on a spouse's PIA.
          *
-         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Children's and mother's/father's benefits on a deceased worker's record (the rule set social_security.family has them; this endpoint estimates a living worker's), an aged spouse's benefit on the worker's record counted in the family maximum, the combined family maximum of 20 CFR 404.405, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
+         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Survivors' benefits on the record of a worker who died before 62 (a PIA on the years to death), a widow(er) without a child in care counted in the survivors' family maximum, an aged spouse's benefit on the worker's record counted in the family maximum, the combined family maximum of 20 CFR 404.405, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7303,6 +7303,11 @@ export interface components {
                 disabled?: boolean;
             }[];
             /**
+             * @description The worker has died: children are paid three-fourths of the PIA and a widow(er) caring for a child under 16 or disabled (spouse_child_in_care) three-fourths as mother's or father's benefit (42 U.S.C. § 402(d)(2), (g)(2)), all sharing the whole family maximum (SSA Handbook § 732.3), figured for January of the calculation year. The PIA is computed as for a worker who attained 62 (died at 62 or later); a worker who would attain 62 after the calculation year is refused. Needs children. Default false.
+             * @default false
+             */
+            worker_deceased?: boolean;
+            /**
              * @description The spouse has in care a child of the worker sent in children who is under 16 or disabled (§ 402(b)(1)(B)(ii), (s)(1)): the spouse is paid half the worker's PIA at any age, not reduced for age, within the family maximum, less the spouse's own PIA (spouse_pia, § 402(k)(3)(A)). Default false.
              * @default false
              */
@@ -7414,19 +7419,21 @@ export interface components {
             rib_lim?: number | null;
             /** @description Present when children or spouse_child_in_care are sent: the benefits on the worker's record to the family in one month, within the old-age family maximum (42 U.S.C. §§ 402(b), (d), 403(a)). */
             family?: {
-                /** @description The month figured for (YYYY-MM): the month the worker's benefit starts, or January of the calculation year if it started before. */
+                /** @description The month figured for (YYYY-MM): the month the worker's benefit starts, or January of the calculation year if it started before (January of the calculation year on a deceased worker's record). */
                 family_month?: string;
+                /** @description living, or deceased with worker_deceased (survivors' rates, the whole maximum shared). */
+                record?: string;
                 /** @description The old-age family maximum in the calculation year, dollars a month. */
                 family_maximum?: number;
-                /** @description What the maximum leaves for the family: the family maximum less the worker's PIA (the worker's own benefit is outside it, SSA Handbook § 732.2). */
+                /** @description What the maximum leaves for the family: the family maximum less the worker's PIA (the worker's own benefit is outside it, SSA Handbook § 732.2); on a deceased worker's record the whole maximum (§ 732.3). */
                 available_for_family?: number;
-                /** @description The family members' benefits before the maximum (each half the PIA, to the dime). */
+                /** @description The family members' benefits before the maximum (each half the PIA, three-fourths on a deceased worker's record, to the dime). */
                 total_original_benefits?: number;
                 /** @description Whether those benefits exceed what the maximum leaves, so that each is reduced in proportion. */
                 reduced_for_family_maximum?: boolean;
                 /** @description How many children sent are entitled in the month. */
                 entitled_children?: number;
-                /** @description A child's benefit before the maximum: half the PIA, rounded down to the dime. */
+                /** @description A child's benefit before the maximum: half the PIA (three-fourths on a deceased worker's record), rounded down to the dime. */
                 child_original_benefit?: number;
                 /** @description Each child sent, in order. */
                 children?: {
@@ -7441,7 +7448,7 @@ export interface components {
                     /** @description The child's benefit paid, rounded down to the dollar. */
                     benefit?: number;
                 }[];
-                /** @description The child-in-care spouse's benefit before the maximum, half the PIA to the dime (0 without spouse_child_in_care). */
+                /** @description The child-in-care spouse's benefit before the maximum, half the PIA to the dime, or on a deceased worker's record the mother's or father's benefit, three-fourths (0 without spouse_child_in_care). */
                 spouse_child_in_care_original_benefit?: number;
                 /** @description The spouse's benefit within the maximum, less the spouse's own PIA, to the dime; only what is payable counts in the maximum (POMS GN 02603.045). */
                 spouse_child_in_care_benefit_dime?: number;
