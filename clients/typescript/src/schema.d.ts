@@ -7758,6 +7758,32 @@ export interface components {
              */
             auxiliaries?: number;
             /**
+             * @description The worker's children, instead of `auxiliaries`: each child's entitlement is found for the first month of entitlement (or January of the calculation year if later) from the date of birth (under 18, a full-time elementary or secondary school student under 19, disabled before 22; 42 U.S.C. § 402(d)), each paid half the PIA within the disability family maximum less the PIA (§ 403(a)(6); SSA Handbook § 732.2), with each child's last month. Needs the earnings record or the AIME. Default: none.
+             * @default []
+             */
+            children?: {
+                /**
+                 * Format: date
+                 * @description The child's date of birth (YYYY-MM-DD), not after the month figured for.
+                 */
+                date_of_birth: string;
+                /**
+                 * Format: date
+                 * @description The last day the child will be a full-time elementary or secondary school student (YYYY-MM-DD): from 18, entitled to the earlier of that month and the month before 19.
+                 */
+                student_until?: string;
+                /**
+                 * @description The child has a disability that began before 22: entitled at any age. Default false.
+                 * @default false
+                 */
+                disabled?: boolean;
+            }[];
+            /**
+             * @description The spouse has in care a child sent in `children` who is under 16 or disabled (§ 402(b)(1)(B)(ii), (s)(1)): half the PIA at any age, within the family maximum (the spouse's own benefit is not taken off here). Default false.
+             * @default false
+             */
+            spouse_child_in_care?: boolean;
+            /**
              * @description Monthly workers' compensation and public disability benefits, dollars; when above 0 the offset of 42 U.S.C. § 424a is applied. Default 0.
              * @default 0
              */
@@ -7850,6 +7876,42 @@ export interface components {
             auxiliaries?: number;
             /** @description Each family member's monthly benefit: half the PIA, or an equal share of the family maximum less the PIA if smaller, rounded down to the dime. */
             auxiliary_benefit?: number;
+            /** @description Present when children or spouse_child_in_care are sent: the family's benefits on the disabled worker's record in one month, within the disability family maximum (42 U.S.C. §§ 402(b), (d), 403(a)(6)); the offset counts the family members entitled in it. */
+            family?: {
+                /** @description The month figured for (YYYY-MM): the first month of entitlement, or January of the calculation year if later. */
+                family_month?: string;
+                /** @description The disability family maximum in the calculation year, dollars a month. */
+                family_maximum?: number;
+                /** @description The family maximum less the worker's PIA (SSA Handbook § 732.2). */
+                available_for_family?: number;
+                /** @description The family members' benefits before the maximum, each half the PIA to the dime. */
+                total_original_benefits?: number;
+                /** @description Whether those exceed what the maximum leaves, so each is reduced in proportion. */
+                reduced_for_family_maximum?: boolean;
+                /** @description How many children sent are entitled in the month. */
+                entitled_children?: number;
+                /** @description A child's benefit before the maximum: half the PIA, rounded down to the dime. */
+                child_original_benefit?: number;
+                /** @description Each child sent, in order. */
+                children?: {
+                    /** @description As sent. */
+                    date_of_birth?: string;
+                    /** @description under_18, student or disabled; null when not entitled in the month. */
+                    entitled_as?: string | null;
+                    /** @description The last month of entitlement as the request stands (YYYY-MM); null for a disabled child. */
+                    last_month?: string | null;
+                    /** @description The child's benefit within the maximum, to the dime (0 when not entitled). */
+                    benefit_dime?: number;
+                    /** @description The child's benefit paid, rounded down to the dollar. */
+                    benefit?: number;
+                }[];
+                /** @description The child-in-care spouse's benefit before the maximum, half the PIA (0 without spouse_child_in_care). */
+                spouse_child_in_care_original_benefit?: number;
+                /** @description The spouse's benefit within the maximum, to the dime. */
+                spouse_child_in_care_benefit_dime?: number;
+                /** @description The spouse's benefit paid, rounded down to the dollar. */
+                spouse_child_in_care_benefit?: number;
+            };
             /** @description The workers' compensation / public disability benefit offset for the first month (42 U.S.C. § 424a; 20 CFR 404.408). */
             offset?: {
                 /** @description Whether workers' compensation or a public disability benefit was sent. */
