@@ -65,12 +65,14 @@ export const MAX_SEARCH_WORDS = 16
  * search ranks only the rows holding one of its rarer words (or, when all are common, both of the
  * two rarest), so it ranks a few thousand rows however large the data set (settings, not law).
  */
-export const SEARCH_COMMON_SHARE = 0.002
-export const SEARCH_COMMON_FLOOR = 1000
+export const SEARCH_COMMON_SHARE = 0.0005
+export const SEARCH_COMMON_FLOOR = 500
 /** A word held by more than this share of the rows does not rank them (a setting, not law). */
 export const SEARCH_RANKING_SHARE = 0.05
 /** A word the index does not hold is looked for as the beginning of one, or by this many first letters (a typo after them). */
 export const SEARCH_PREFIX_LETTERS = 4
+/** The most words a word the index lacks is read as (the commonest of those it begins). */
+export const SEARCH_PREFIX_WORDS = 8
 
 /** Where the store is built when the loader is given no folder: shared by every process of the machine. */
 export const DATASET_CACHE_DIR = join(tmpdir(), 'rules-as-code-datasets')
@@ -199,14 +201,15 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   const frequency = d.search
     ? {
         word: db.prepare(`SELECT rows FROM ${table}_words WHERE term = ?`).pluck(),
-        prefix: db.prepare(`SELECT coalesce(sum(rows), 0) FROM ${table}_words WHERE term >= ? AND term < ?`).pluck(),
+        beginning: db.prepare(`SELECT term, rows FROM ${table}_words WHERE term >= ? AND term < ? ORDER BY rows DESC, term LIMIT ${SEARCH_PREFIX_WORDS}`),
       }
     : undefined
-  const prefixed = (start: string): number => {
+  /** The commonest words of the index beginning with some letters (FTS5's own prefix query scans them all). */
+  const beginningWith = (start: string): { term: string; rows: number }[] => {
     const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1)
-    return frequency!.prefix.get(start, end) as number
+    return frequency!.beginning.all(start, end) as { term: string; rows: number }[]
   }
-  /** The query of a text: its rarer words (a word the index lacks as the beginning of one), any of them. */
+  /** The query of a text: its rarer words (a word the index lacks as the words it begins), any of them. */
   const plan = (text: string): string | undefined => {
     const terms: { term: string; rows: number }[] = []
     for (const w of searchWords(text)) {
@@ -217,13 +220,9 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
       }
       if (w.length < SEARCH_PREFIX_LETTERS) continue
       // A word typed short ("labora"), else one mistyped after its first letters ("laboratorys").
-      const whole = prefixed(w)
-      if (whole > 0) terms.push({ term: `"${w}"*`, rows: whole })
-      else if (w.length > SEARCH_PREFIX_LETTERS) {
-        const start = w.slice(0, SEARCH_PREFIX_LETTERS)
-        const rows = prefixed(start)
-        if (rows > 0) terms.push({ term: `"${start}"*`, rows })
-      }
+      let words = beginningWith(w)
+      if (words.length === 0 && w.length > SEARCH_PREFIX_LETTERS) words = beginningWith(w.slice(0, SEARCH_PREFIX_LETTERS))
+      if (words.length > 0) terms.push({ term: `(${words.map((x) => `"${x.term}"`).join(' OR ')})`, rows: words.reduce((n, x) => n + x.rows, 0) })
     }
     if (terms.length === 0) return undefined
     terms.sort((a, b) => a.rows - b.rows)

@@ -4723,7 +4723,9 @@ export interface components {
         };
         get_generic_entry_date_request: {
             /** @description Orange Book application number: N (NDA) or A (ANDA) and six digits, e.g. N021436; six digits alone are an NDA. */
-            application_number: string;
+            application_number?: string;
+            /** @description Instead of application_number: a trade name (ABILIFY) or active ingredient (ARIPIPRAZOLE), any case, found in the Orange Book products file; a name listed under several applications is refused with them listed. The products file is not in this service's extract (no products.txt was retrievable): until an operator loads it, a drug is answered not found. */
+            drug?: string;
             /** @description Orange Book product number (three digits, e.g. 001) to answer for one product of the application; absent: every product. */
             product_number?: string;
             /**
@@ -4812,7 +4814,7 @@ export interface components {
         };
         get_generic_entry_date_result: {
             /** @description The application as the Orange Book keys it (N or A and six digits). */
-            application_number: string;
+            application_number: unknown;
             /** @description Whether the data set holds any row for the application (with facts supplied too). false is not found in this limited extract, never a statement that the drug has no patents or exclusivities. */
             found: boolean;
             /**
