@@ -83,7 +83,24 @@ function fingerprint(names: string[], field: string): string {
 }
 
 /** The index of the names of `field` in `rows`, built or found again. */
+/**
+ * The index of a list already indexed, by the list itself: a request that searches one list for many
+ * names (supplier monitoring's firms) reads the list's names and fingerprint once, not once a name.
+ * Values are never changed once made, so the same list object holds the same names.
+ */
+const BY_LIST = new WeakMap<Value[], Map<string, { words: Map<string, LookupRow>; index: NameIndex }>>()
+
 export function indexOf(rows: Value[], field: string, words: Map<string, LookupRow>, w: Words): NameIndex {
+  const known = BY_LIST.get(rows)?.get(field)
+  if (known && known.words === words) return known.index
+  const index = indexOfNames(rows, field, words, w)
+  let fields = BY_LIST.get(rows)
+  if (!fields) BY_LIST.set(rows, (fields = new Map()))
+  fields.set(field, { words, index })
+  return index
+}
+
+function indexOfNames(rows: Value[], field: string, words: Map<string, LookupRow>, w: Words): NameIndex {
   const texts = rows.map((r) => {
     const v = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, Value>)[field] : null
     return v === null || v === undefined ? '' : String(v)

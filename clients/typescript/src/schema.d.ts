@@ -7279,6 +7279,66 @@ export interface components {
             /** @description Earnings from work (wages and net self-employment earnings) the worker expects each year from the claim to full retirement age, dollars a year in the calculation year's dollars. Given, the retirement earnings test is applied year by year (42 U.S.C. § 403(f)) with the calculation year's exempt amounts (loaded 2017 to 2026). Default: none, no test. */
             expected_earnings?: number;
             /**
+             * @description Earnings of a year of the earnings test where they differ from expected_earnings (the year the worker stops work), at most 20 items, one per year. Needs expected_earnings.
+             * @default []
+             */
+            earnings_by_year?: {
+                /** @description Calendar year. */
+                year: number;
+                /** @description That year's earnings from work, dollars. */
+                amount: number;
+            }[];
+            /**
+             * @description Months of entitlement before full retirement age in which the worker earns no more than the monthly exempt amount (a twelfth of the annual one) in wages and performs no substantial services in self-employment (20 CFR 404.435(a)(7)), at most 120. The first year holding one is the grace year: no excess earnings are charged to its non-service months, whatever the year's earnings (20 CFR 404.435; SSA, Special Earnings Limit Rule, ssa.gov/benefits/retirement/planner/rule.html). The service does not check the months' earnings against the monthly amount. Needs expected_earnings.
+             * @default []
+             */
+            non_service_months?: {
+                /** @description Calendar year. */
+                year: number;
+                /** @description Month, 1 to 12. */
+                month: number;
+            }[];
+            /**
+             * @description Monthly benefits paid to others on the worker's record (a spouse, children; never a divorced spouse's), dollars, after the family maximum. The worker's excess earnings are charged against them with the worker's own, $1 for $1 (20 CFR 404.434(b)(1), 404.415(b)), and a voluntary suspension from May 2016 suspends them (42 U.S.C. § 402(z)(3)). Default 0.
+             * @default 0
+             */
+            auxiliary_benefits?: number;
+            /** @description Age in months of the first month of a voluntary suspension of the retirement benefit (42 U.S.C. § 402(z)), from full retirement age (or the claim, if later) to 69 and 11 months; each month suspended earns a delayed retirement credit. A suspension begins no earlier than the month after the request (POMS GN 02409.110). Default: none. */
+            suspend_age_months?: number;
+            /** @description Age in months of the first month paid again after the suspension; default 840, age 70, when a suspension ends by law. */
+            resume_age_months?: number;
+            /** @description A former spouse's PIA, dollars a month: the worker's benefit as a divorced spouse (half of it, less the worker's own, reduced for age; 42 U.S.C. § 402(b); 20 CFR 404.331) or, with former_spouse_deceased, as a surviving divorced spouse (the widow(er)'s benefit; 20 CFR 404.336). Needs marriage_date and divorce_date. Default: none. */
+            former_spouse_pia?: number;
+            /**
+             * Format: date
+             * @description The former spouse's date of birth (YYYY-MM-DD): needed when the former spouse is alive and has not filed, for independent entitlement once the former spouse is 62 and the divorce 2 years old (42 U.S.C. § 402(b)(5)(A)).
+             */
+            former_spouse_date_of_birth?: string;
+            /**
+             * @description Whether the former spouse is entitled to retirement or disability benefits (has filed); then the 2 years after the divorce are not waited for. Default false.
+             * @default false
+             */
+            former_spouse_entitled?: boolean;
+            /**
+             * @description Whether the former spouse has died: the benefit is then the surviving divorced spouse's, from 60. Default false.
+             * @default false
+             */
+            former_spouse_deceased?: boolean;
+            /**
+             * Format: date
+             * @description The date of the marriage to the former spouse (YYYY-MM-DD).
+             */
+            marriage_date?: string;
+            /**
+             * Format: date
+             * @description The date the divorce became final (YYYY-MM-DD): on or after the marriage's 10th anniversary for a benefit (42 U.S.C. § 416(d); POMS RS 00202.005).
+             */
+            divorce_date?: string;
+            /** @description The worker's age in months at a marriage still in force. A married divorced spouse is not paid (20 CFR 404.331); a surviving divorced spouse is, if the remarriage came at 60 or later (20 CFR 404.336; POMS RS 00207.003). Default: not married. */
+            remarriage_age_months?: number;
+            /** @description Age in months from which the benefit on the former spouse's record is claimed. Default: the claiming age for a divorced spouse's benefit (deemed filing, § 402(r)), survivor full retirement age for a surviving divorced spouse's. It starts later if the law allows it only later (62 throughout the month; the former spouse's entitlement or independent entitlement). */
+            divorced_spouse_start_age_months?: number;
+            /**
              * @description The spouse's primary insurance amount, dollars a month, for the spouse's benefit (from the claiming age) and the widow(er)'s benefit (at survivor full retirement age, the spouse not having claimed). Default 0: none.
              * @default 0
              */
@@ -7457,10 +7517,66 @@ export interface components {
                 /** @description The spouse's benefit paid, rounded down to the dollar. */
                 spouse_child_in_care_benefit?: number;
             };
+            /** @description Present with former_spouse_pia: the benefit on the former spouse's record. It counts against no family maximum (20 CFR 404.403(a)(3)) and is not suspended with the former spouse's voluntary suspension. */
+            divorced_spouse?: {
+                /** @description divorced_spouse, or surviving_divorced_spouse when the former spouse has died. */
+                kind?: string;
+                /** @description Whether the benefit is payable: a 10-year marriage, not married (a surviving divorced spouse: or remarried at 60 or later) and a former spouse's PIA above 0. */
+                eligible?: boolean;
+                /** @description Whole months from the marriage to the divorce. */
+                marriage_months?: number;
+                /** @description Whether the divorce became final on or after the 10th anniversary of the marriage. */
+                ten_year_marriage?: boolean;
+                /** @description Whether the benefit is paid although the former spouse has not filed (the former spouse 62, the divorce 2 years old). */
+                independently_entitled?: boolean;
+                /** @description The first month (YYYY-MM) of independent entitlement: the former spouse 62 throughout the month and the divorce 2 years old; null when the former spouse is entitled or has died. */
+                independent_entitlement_month?: string | null;
+                /** @description The month the benefit starts (YYYY-MM), null when not eligible. */
+                start_month?: string | null;
+                /** @description The worker's age in months in that month. */
+                start_age_months?: number | null;
+                /** @description The reduction factor for age (a spouse's: 25/36 of 1 % a month for 36 months, 5/12 beyond; a widow(er)'s: to 71.5 % at 60). */
+                factor?: number | null;
+                /** @description The monthly benefit before rounding down to the dime. */
+                benefit_unrounded?: number;
+                /** @description The monthly benefit rounded down to the dime. */
+                benefit_dime?: number;
+                /** @description The monthly benefit paid, dollars (0 when not eligible). */
+                benefit?: number;
+                /** @description Always false (20 CFR 404.403(a)(3)). */
+                counted_in_family_maximum?: boolean;
+                /** @description Whether, in its first month, the benefit is still charged with the former spouse's excess earnings: until the divorce is 2 years old (42 U.S.C. § 403(b)(2); 20 CFR 404.415(b)). */
+                charged_with_former_spouse_excess_earnings?: boolean;
+            };
+            /** @description Present with suspend_age_months: the voluntary suspension (42 U.S.C. § 402(z); 20 CFR 404.313). */
+            suspension?: {
+                /** @description YYYY-MM. */
+                first_month_suspended?: string;
+                /** @description YYYY-MM. */
+                first_month_paid_again?: string;
+                /** @description Months suspended. */
+                months_suspended?: number;
+                /** @description Delayed retirement credits (months) earned while suspended, from full retirement age to the month before 70. */
+                credits_earned?: number;
+                /** @description The benefit as a share of the PIA with those credits. */
+                retirement_factor_after?: number;
+                /** @description The monthly benefit with those credits, before rounding. */
+                retirement_benefit_after_unrounded?: number;
+                /** @description The same, rounded down to the dime. */
+                retirement_benefit_after_dime?: number;
+                /** @description The monthly benefit paid with every credit, rounded down to the dollar. When SSA adds the credits (the month paid again, or the January after) is not modelled. */
+                retirement_benefit_after?: number;
+                /** @description Whether benefits to others on the record (not a divorced spouse's) are suspended too: for suspensions from May 2016 (Bipartisan Budget Act of 2015 § 831(b)). */
+                others_on_record_suspended?: boolean;
+                /** @description auxiliary_benefits times the months suspended when they are suspended, dollars. */
+                auxiliary_benefits_not_paid?: number;
+            };
             /** @description Present when expected_earnings is given: the retirement earnings test (42 U.S.C. § 403(b), (f); 20 CFR 404.415, 404.430). */
             earnings_test?: {
                 /** @description Whether any benefit is payable before full retirement age and earnings are expected. */
                 applies?: boolean;
+                /** @description The grace year: the first year with a month sent in non_service_months while entitled (20 CFR 404.435(b)); null when none. */
+                grace_year?: number | null;
                 /** @description The month full retirement age is attained (YYYY-MM); earnings from it on do not count. */
                 full_retirement_age_month?: string;
                 /** @description One item per year from the year benefits start to the year of full retirement age. */
@@ -7477,11 +7593,17 @@ export interface components {
                     exempt_amount?: number;
                     /** @description Benefits to withhold: half (a third in the year of full retirement age) of the counted earnings over the exempt amount, dollars. */
                     excess_earnings?: number;
-                    /** @description Whole monthly benefits withheld from the first month of the year (or of entitlement) until the excess is covered. */
+                    /** @description Whether it is the grace year. */
+                    grace_year?: boolean;
+                    /** @description Non-service months of entitlement in the grace year, to which no excess is charged (0 in other years). */
+                    non_service_months?: number;
+                    /** @description Whole monthly benefits of the family (the worker's and auxiliary_benefits) withheld until the excess is covered, from the first month of the year (or of entitlement), never a non-service month of the grace year. */
                     months_withheld?: number;
-                    /** @description Months withheld times the monthly benefit, dollars. */
+                    /** @description Months withheld times the worker's monthly benefit, dollars. */
                     benefits_withheld?: number;
-                    /** @description What was withheld beyond the excess, paid back after the year, dollars. */
+                    /** @description Months withheld times auxiliary_benefits, dollars. */
+                    auxiliary_benefits_withheld?: number;
+                    /** @description What was withheld from the family beyond the excess, paid back after the year, dollars. */
                     paid_back_after_the_year?: number;
                     /** @description Benefits paid for the year's months of entitlement, dollars (without the amount paid back). */
                     benefits_received_in_year?: number;
