@@ -7344,7 +7344,7 @@ export interface components {
              */
             spouse_pia?: number;
             /**
-             * @description The worker's children, for child's benefits on the worker's record (42 U.S.C. § 402(d)): one half of the PIA each, all family members other than the worker sharing what the old-age family maximum leaves over the PIA (§ 403(a); SSA Handbook § 732). Figured for the month the worker's benefit starts, or January of the calculation year if it started before. Needs the earnings record or the AIME (not a known PIA). Default: none.
+             * @description The worker's children, for child's benefits on the worker's record (42 U.S.C. § 402(d)): one half of the PIA each, all family members other than the worker sharing what the old-age family maximum leaves over the PIA (§ 403(a); SSA Handbook § 732). Figured for the month the worker's benefit starts, or January of the calculation year if it started before. On a living worker's record these benefits (and the child-in-care spouse's) take the place of `auxiliary_benefits`, which is then refused: the earnings test charges the worker's excess earnings against them and a suspension suspends them. Needs the earnings record or the AIME (not a known PIA). Default: none.
              * @default []
              */
             children?: {
