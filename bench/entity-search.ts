@@ -8,8 +8,8 @@
  *
  *   npm run build --silent && node dist/bench/entity-search.js
  *
- * Prints: the time to build the index once (the first search), a monitoring check of 20 firms (target
- * 200 ms, issue 29), and the p50/p95 of single typed queries (target 50 ms p95, issue 32). Not part of
+ * Prints: the time to build the index once (the first search), a monitoring check of 20 firms (the
+ * median of nine after a first, cold one; target 200 ms, issue 29), and the p50/p95 of single typed queries (target 50 ms p95, issue 32). Not part of
  * `npm run bench`'s run; the lead runs it when the machine is quiet.
  */
 import { readFileSync } from 'node:fs'
@@ -56,9 +56,17 @@ search('warm up')
 console.log(`synthetic set of ${SIZE} names (words of the real directory recombined): index built in ${(performance.now() - t).toFixed(0)} ms`)
 
 const typed = (i: number) => String((rows[Math.floor(rnd() * SIZE)] as Record<string, Value>).firm_name).slice(0, 8 + (i % 12))
-t = performance.now()
-for (let i = 0; i < FIRMS; i++) search(typed(i))
-console.log(`monitoring of ${FIRMS} firms: ${(performance.now() - t).toFixed(1)} ms (target 200 ms)`)
+// A monitoring check: 20 firms searched. The first check runs with the code still cold (as a
+// process's first request does); a serving process has run many, so the target is read on the median
+// of the next nine checks, each of 20 other firms.
+const check = () => {
+  const s = performance.now()
+  for (let i = 0; i < FIRMS; i++) search(typed(i))
+  return performance.now() - s
+}
+const cold = check()
+const checks = Array.from({ length: 9 }, check).sort((a, b) => a - b)
+console.log(`monitoring of ${FIRMS} firms: median ${checks[4]!.toFixed(1)} ms, max ${checks[8]!.toFixed(1)} ms of 9 checks; the first (cold) ${cold.toFixed(1)} ms (target 200 ms)`)
 
 const times: number[] = []
 for (let i = 0; i < QUERIES; i++) {

@@ -30,6 +30,8 @@ export interface NameIndex {
   genericAbove: number
   /** Identifier values by column, built when a search first gives one. */
   identifiers: Map<string, Map<string, number[]>>
+  /** The characters of every row's name, what a search is charged for reading the list (counted once). */
+  nameChars?: number
 }
 
 /** Indexes by fingerprint; a few, since a catalog holds few data sets searched by name. */

@@ -147,7 +147,8 @@ export function entitySearch(
   const mine = normalised(words, name)
   const queryKeys = keysOf(mine)
   // Reading every name to find the index again is a pass over the list.
-  charge?.(1, index.names.reduce((n, e) => n + e.name.length * e.rows.length, 0))
+  // (The same count for every search of the list, so it is counted once per index.)
+  charge?.(1, (index.nameChars ??= index.names.reduce((n, e) => n + e.name.length * e.rows.length, 0)))
   const candidates = new Set<number>()
   const scan = options.scan === true || least.lte(w.settings.generic_cap)
   if (scan) for (let n = 0; n < index.names.length; n++) candidates.add(n)
