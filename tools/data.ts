@@ -5,7 +5,8 @@
  *   npm run data -- status [--json]
  *       every data set: its id, rows, the day its records were retrieved and how old that is, its
  *       licence, the publisher's address, and how it is updated (an importer, a file to obtain by
- *       hand, no bulk file at all, or part of the rules)
+ *       hand, no bulk file at all, or part of the rules); then the sources the answers name without
+ *       a data set here (no bulk file: SBA certifications, bar and CPA boards), with their lookups
  *   npm run data -- update NAME|all [--from FILE_OR_URL] [--force] [--retrieved YYYY-MM-DD]
  *       download the publisher's file (or read --from, a copy a user already has), import it with
  *       the data set's importer, check every row against the data set's columns and the row count
@@ -86,6 +87,34 @@ export interface StatusRow {
   serving: 'shipped' | 'installed'
   sha256?: string
   update: string
+}
+
+/** A source the answers name but this service holds no records of: its publisher offers no bulk file. */
+export interface UnheldSource {
+  /** The lookup table that declares it, and its row's key. */
+  id: string
+  label: string
+  official_lookup: string
+  why: string
+}
+
+/**
+ * The sources the rules declare as not held: a row of a lookup table with an `official_lookup` and
+ * `loaded: false` or `verifiable: false` (the professions of the credentials search, the programs of
+ * the supplier check), with the row's own reason (`not_covered`, or its note).
+ */
+export function unheldSources(law: Law): UnheldSource[] {
+  const out: UnheldSource[] = []
+  for (const t of law.tables.values()) {
+    if (t.kind !== 'lookup') continue
+    const latest = t.history[t.history.length - 1]?.value
+    for (const [key, row] of latest ?? []) {
+      if (typeof row.official_lookup !== 'string' || !(row.loaded === false || row.verifiable === false)) continue
+      const why = [row.not_covered, row.duration].find((x): x is string => typeof x === 'string' && x !== '') ?? 'no bulk file'
+      out.push({ id: `${t.id}[${key}]`, label: String(row.label ?? key), official_lookup: row.official_lookup, why })
+    }
+  }
+  return out
 }
 
 export function status(law: Law, today: string): StatusRow[] {
@@ -230,7 +259,9 @@ export async function main(argv: string[], o: DataOptions = defaultOptions(), ou
   const law = o.law ?? loadLaw({ rulesDir: o.rulesDir, tablesDir: o.tablesDir, datasetsDir: o.datasetsDir })
   if (command === 'status') {
     const rows = status(law, o.today)
-    out(parsed.values.json ? `${JSON.stringify(rows, null, 2)}\n` : `${statusText(rows)}\n`)
+    const unheld = unheldSources(law)
+    const unheldText = unheld.map((u) => `${u.label}: no data set (${u.why}); official lookup ${u.official_lookup}`).join('\n')
+    out(parsed.values.json ? `${JSON.stringify({ datasets: rows, not_held: unheld }, null, 2)}\n` : `${statusText(rows)}\n\nSources the answers name without a data set here:\n${unheldText}\n`)
     return 0
   }
   if (name === 'all' && parsed.values.from) {

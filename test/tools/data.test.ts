@@ -66,7 +66,7 @@ test.after(() => {
 test('status lists every data set with its source, retrieval day, rows, licence and update route', async () => {
   const r = await run('status', '--json')
   assert.is(r.code, 0, r.err)
-  const rows = JSON.parse(r.out) as StatusRow[]
+  const { datasets: rows, not_held } = JSON.parse(r.out) as { datasets: StatusRow[]; not_held: { id: string; label: string; official_lookup: string; why: string }[] }
   const datasets = [...law.tables.values()].filter((t) => t.kind === 'dataset')
   assert.is(rows.length, datasets.length)
   for (const row of rows) {
@@ -80,8 +80,14 @@ test('status lists every data set with its source, retrieval day, rows, licence 
   assert.match(fda.update, '--from FILE')
   assert.match(rows.find((x) => x.id === 'supplier_diversity.certifications.md_mdot_certified_firms')!.update, 'npm run data -- update md_mdot_certified_firms')
   assert.match(rows.find((x) => x.id === 'ada.requirements.accessible_parking_spaces')!.update, 'part of the rules')
+  // The sources without a bulk file, from the rules' own lookups: SBA's programs and the bar and CPA boards.
+  const sba = not_held.find((u) => u.label === 'SBA 8(a) Business Development program')!
+  assert.equal([sba.official_lookup, /no bulk list/.test(sba.why)], ['https://search.certifications.sba.gov', true])
+  assert.is(not_held.find((u) => u.label === 'Certified public accountant')?.official_lookup, 'https://cpaverify.org')
+  assert.ok(not_held.some((u) => u.label === 'Attorney'))
   const text = await run('status')
   assert.match(text.out, `${ID} (shipped): FDA warning letters`)
+  assert.match(text.out, 'Sources the answers name without a data set here:\nPhysician assistant: no data set (')
   assert.match(text.out, '3,374 rows, retrieved 2026-11-25 (3 days ago)')
 })
 
@@ -102,7 +108,7 @@ test('an update from a local copy of the publisher file is imported, checked, in
   assert.is(letters(law).installed?.sha256, p.sha256)
   const fresh = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: options.cacheDir })
   assert.equal([letters(fresh).as_of, letters(fresh).store?.count()], ['2026-11-28', 3374])
-  const s = JSON.parse((await run('status', '--json')).out) as StatusRow[]
+  const s = (JSON.parse((await run('status', '--json')).out) as { datasets: StatusRow[] }).datasets
   assert.equal(s.find((x) => x.id === ID)!.serving, 'installed')
 })
 
