@@ -12,23 +12,24 @@
  *       the data set's importer, check every row against the data set's columns and the row count
  *       against the copy serving now (losing more than `max_drop` of the rows, 20 % by default,
  *       needs --force), then install it under DATA_DIR/datasets/<id>/ with its provenance
- *       (current.json: source, retrieval day, SHA-256, rows). A running service swaps it in within
- *       DATA_RELOAD_SECONDS. Anything that fails leaves the data serving now untouched.
+ *       (current.json: source, retrieval day, SHA-256, rows), and build the data sets' store beside
+ *       them (DATA_DIR/datasets/.store), which every process and pod then opens read-only. A
+ *       running service swaps it in within DATA_RELOAD_SECONDS. Anything that fails leaves the
+ *       data serving now untouched.
  *
  * NAME is a data set's id (`fda.warning_letters.fda_warning_letters`) or its table name
  * (`fda_warning_letters`). Exit code 0 when done, 1 when an update was refused, 2 for a usage error.
  */
 import { answerHelp } from './help.js'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { loadLaw, type Law } from '../engine/index.js'
 import { readRows } from '../engine/data/rows.js'
 import type { DatasetEntry } from '../engine/data/tables.js'
-import { installedUpdate, refreshDatasets, updateFolder, type InstalledUpdate } from '../engine/data/updates.js'
-import { DATASET_CACHE_DIR } from '../engine/data/store.js'
+import { installedUpdate, refreshDatasets, storeFolder, updateFolder, type InstalledUpdate } from '../engine/data/updates.js'
 import type { Problem } from '../engine/errors.js'
 import { DATASETS_DIR, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 import { IMPORTERS } from './data/importers.js'
@@ -47,8 +48,6 @@ export interface DataOptions {
   today: string
   /** The law already loaded with `datasetsDir` (the tests keep one); otherwise loaded here. */
   law?: Law
-  /** Where the data set store is built (default: the one every process of the machine shares). */
-  cacheDir?: string
 }
 
 export const defaultOptions = (): DataOptions => ({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: DATASETS_DIR, today: new Date().toISOString().slice(0, 10) })
@@ -231,6 +230,16 @@ export async function updateDataset(d: DatasetEntry, o: DataOptions, args: { fro
   }
 }
 
+/** The two newest stores of the folder stay (a process may still read the one before); older ones go. */
+function pruneStores(folder: string): void {
+  if (!existsSync(folder)) return
+  const stores = readdirSync(folder)
+    .filter((f) => f.endsWith('.sqlite'))
+    .map((f) => ({ f, at: statSync(join(folder, f)).mtimeMs }))
+    .sort((a, b) => b.at - a.at)
+  for (const { f } of stores.slice(2)) rmSync(join(folder, f), { force: true })
+}
+
 /** The data sets NAME names: one by id or table name, or every one with a fixed address (`all`). */
 function chosen(law: Law, name: string): DatasetEntry[] {
   const all = datasetsOf(law)
@@ -285,8 +294,11 @@ export async function main(argv: string[], o: DataOptions = defaultOptions(), ou
     err(`${error.message}\n`)
     return 1
   }
-  // The new copies open as a serving process opens them (and its store is built once, here).
-  const { problems } = refreshDatasets(datasetsOf(law), o.datasetsDir, o.cacheDir ?? DATASET_CACHE_DIR)
+  // The new copies open as a serving process opens them, and their store is built once, here, beside
+  // them (DATA_DIR/datasets/.store), where every process and pod reading the folder finds it.
+  const built = storeFolder(o.datasetsDir)
+  const { problems } = refreshDatasets(datasetsOf(law), o.datasetsDir, built)
+  pruneStores(built)
   for (const p of problems) err(`${p.file}:${p.line}: ${p.message}\n`)
   return refused > 0 || problems.length > 0 ? 1 : 0
 }

@@ -170,11 +170,16 @@ function build(target: string, files: DatasetFile[], problems: Problem[]): boole
  * Open the store of these data sets, building it first unless a process already did; the map is
  * each data set's queries by id (empty when a row problem stopped the build). @api private
  */
-export function openDatasets(files: DatasetFile[], cacheDir: string, problems: Problem[]): Map<string, DatasetStore> {
+export function openDatasets(files: DatasetFile[], cacheDir: string, problems: Problem[], builtIn: string[] = []): Map<string, DatasetStore> {
   const stores = new Map<string, DatasetStore>()
   if (files.length === 0) return stores
-  mkdirSync(cacheDir, { recursive: true })
-  const target = join(cacheDir, `datasets-${fingerprint(files)}.sqlite`)
+  const name = `datasets-${fingerprint(files)}.sqlite`
+  // A store another process built where every process reads (the update command's, in
+  // DATA_DIR/datasets/.store, a volume the pods mount read-only) is opened as it is; else this
+  // machine's cache holds it, built once.
+  const prebuilt = builtIn.map((dir) => join(dir, name)).find((path) => existsSync(path))
+  const target = prebuilt ?? join(cacheDir, name)
+  if (!prebuilt) mkdirSync(cacheDir, { recursive: true })
   if (!existsSync(target) && !build(target, files, problems)) return stores
   const db = new Database(target, { readonly: true, fileMustExist: true })
   files.forEach((f, i) => stores.set(f.id, queries(db, `d${i}`, f.descriptor)))

@@ -29,6 +29,12 @@ export interface InstalledUpdate {
   imported_at: string
 }
 
+/**
+ * Where the update command builds the store of the data sets as installed, beside them, so that
+ * every process and pod reading the folder opens it instead of building its own.
+ */
+export const storeFolder = (datasetsDir: string): string => join(datasetsDir, '.store')
+
 /** The folder of one data set's installed copies: its id, safe as a file name. */
 export function updateFolder(datasetsDir: string, id: string): string {
   return join(datasetsDir, id.replace(/[^A-Za-z0-9_.-]/g, '_'))
@@ -65,11 +71,16 @@ export function applyInstalled(d: DatasetEntry, datasetsDir: string | undefined)
   }
 }
 
+/** The installed copies each list of data sets refused, by their pointers. */
+const REFUSED = new WeakMap<DatasetEntry[], Set<string>>()
+
 /**
  * Reopen the data sets whose installed copy changed since they were opened (a process serving
  * them calls this now and then). The new store is opened beside the old one and swapped in only
  * when every data set's rows passed their checks; otherwise the old data keeps serving and the
- * problems are returned. Returns the ids swapped.
+ * problems are returned once. The store is opened where the update command built it (storeFolder),
+ * else built in `cacheDir` on this thread: a process that must build a large one pauses for it.
+ * Returns the ids swapped.
  */
 export function refreshDatasets(
   datasets: DatasetEntry[],
@@ -78,6 +89,10 @@ export function refreshDatasets(
 ): { swapped: string[]; problems: Problem[] } {
   const changed = datasets.filter((d) => (installedUpdate(datasetsDir, d.id)?.update.sha256 ?? null) !== (d.installed?.sha256 ?? null))
   if (changed.length === 0) return { swapped: [], problems: [] }
+  // Copies refused once are not read again each time the process looks (their rows do not change).
+  const pointers = changed.map((d) => `${d.id}=${installedUpdate(datasetsDir, d.id)?.update.sha256 ?? 'shipped'}`).join(' ')
+  let refused = REFUSED.get(datasets)
+  if (refused?.has(pointers)) return { swapped: [], problems: [] }
   // The candidates, as copies: an entry is changed only once its new store opened.
   const next = datasets.map((d) => {
     const copy: DatasetEntry = { ...d }
@@ -85,8 +100,12 @@ export function refreshDatasets(
     return copy
   })
   const problems: Problem[] = []
-  const stores = openDatasets(next.map((d) => ({ id: d.id, descriptor: d.descriptor, path: d.path, shown: d.file_shown })), cacheDir, problems)
-  if (problems.length > 0 || stores.size !== datasets.length) return { swapped: [], problems }
+  const stores = openDatasets(next.map((d) => ({ id: d.id, descriptor: d.descriptor, path: d.path, shown: d.file_shown })), cacheDir, problems, [storeFolder(datasetsDir)])
+  if (problems.length > 0 || stores.size !== datasets.length) {
+    if (!refused) REFUSED.set(datasets, (refused = new Set()))
+    refused.add(pointers)
+    return { swapped: [], problems }
+  }
   datasets.forEach((d, i) => {
     const n = next[i]!
     d.path = n.path

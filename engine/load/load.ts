@@ -19,7 +19,7 @@ import { ruleSetSchema, serviceSchema, sourcesSchema, tableEntrySchema, tablesSc
 import { compileRegistry, emptyRegistry, resolveReferences, type SourcesFile } from './sources.js'
 import { readYaml, type PathSegment, type SourceFile } from './source.js'
 import { DATASET_CACHE_DIR, openDatasets } from '../data/store.js'
-import { applyInstalled } from '../data/updates.js'
+import { applyInstalled, storeFolder } from '../data/updates.js'
 import { at, buildFamilies, compileEntry, type DatasetEntry, type TableEntry, type TableFamily } from '../data/tables.js'
 import { schemaCompiler } from './validator-cache.js'
 import { saveFormulas } from './formula-cache.js'
@@ -257,7 +257,7 @@ export function readLaw(options: LoadOptions): LawReading {
   const missing = files.filter((f) => !existsSync(f.path))
   for (const f of missing) problems.push(tableSources.get(tables.get(f.id)!)!.problem(['tables', tables.get(f.id)!.name, 'file'], `no data file at ${f.shown}`))
   if (missing.length === 0) {
-    const stores = openDatasets(files, options.dataCacheDir ?? DATASET_CACHE_DIR, problems)
+    const stores = openDatasets(files, options.dataCacheDir ?? DATASET_CACHE_DIR, problems, options.datasetsDir ? [storeFolder(options.datasetsDir)] : [])
     for (const d of datasets) {
       const store = stores.get(d.id)
       if (store) d.store = store

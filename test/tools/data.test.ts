@@ -3,7 +3,7 @@
 // server error and a copy that would lose most rows; each failure leaves the last good data serving,
 // and a serving process swaps a new copy in without a restart.
 import { createServer, type Server } from 'node:http'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -39,6 +39,7 @@ const recorded: Record<string, (res: import('node:http').ServerResponse) => void
 let server: Server
 let base = ''
 let options: DataOptions
+let cache = ''
 let law: Law
 const run = async (...argv: string[]): Promise<{ code: number; out: string; err: string }> => {
   let out = ''
@@ -55,8 +56,9 @@ test.before(async () => {
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
   const dataDir = mkdtempSync(join(tmpdir(), 'data-tool-'))
-  options = { rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: join(dataDir, 'datasets'), cacheDir: join(dataDir, 'cache'), today: '2026-11-28' }
-  law = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: options.cacheDir })
+  cache = join(dataDir, 'cache')
+  options = { rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: join(dataDir, 'datasets'), today: '2026-11-28' }
+  law = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: cache })
   options.law = law
 })
 test.after(() => {
@@ -106,8 +108,12 @@ test('an update from a local copy of the publisher file is imported, checked, in
   assert.match(p.source_url, 'https://www.fda.gov/')
   // The process that ran it serves the copy now; a new process opens it too.
   assert.is(letters(law).installed?.sha256, p.sha256)
-  const fresh = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: options.cacheDir })
+  // The update built the store beside the copies; a process reading the folder opens it and builds none.
+  assert.is(readdirSync(join(options.datasetsDir, '.store')).filter((f) => f.endsWith('.sqlite')).length, 1)
+  const ownCache = mkdtempSync(join(tmpdir(), 'data-tool-cache-'))
+  const fresh = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: ownCache })
   assert.equal([letters(fresh).as_of, letters(fresh).store?.count()], ['2026-11-28', 3374])
+  assert.equal(readdirSync(ownCache), [])
   const s = (JSON.parse((await run('status', '--json')).out) as { datasets: StatusRow[] }).datasets
   assert.equal(s.find((x) => x.id === ID)!.serving, 'installed')
 })
@@ -130,15 +136,15 @@ for (const [what, path, said] of [
 }
 
 test('--force installs a smaller copy, and a serving process swaps it in without a restart', async () => {
-  const serving = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: options.cacheDir })
+  const serving = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: cache })
   assert.is(letters(serving).store?.count(), 3374)
   const r = await run('update', 'fda_warning_letters', '--from', `${base}/hundred.csv`, '--force', '--retrieved', '2026-11-27')
   assert.is(r.code, 0, r.err)
-  const swap = refreshDatasets([...serving.tables.values()].filter((t): t is DatasetEntry => t.kind === 'dataset'), options.datasetsDir, options.cacheDir!)
+  const swap = refreshDatasets([...serving.tables.values()].filter((t): t is DatasetEntry => t.kind === 'dataset'), options.datasetsDir, cache)
   assert.equal(swap.swapped, [ID])
   assert.equal([letters(serving).store?.count(), letters(serving).as_of], [100, '2026-11-27'])
   // Nothing changed since: nothing is reopened.
-  assert.equal(refreshDatasets([letters(serving)], options.datasetsDir, options.cacheDir!).swapped, [])
+  assert.equal(refreshDatasets([letters(serving)], options.datasetsDir, cache).swapped, [])
   // The copy before stays one update longer; the shipped file is untouched.
   assert.ok(existsSync(join(TABLES_DIR, 'fda/warning_letters/letters.csv')))
 })
