@@ -84,6 +84,12 @@ test('the chosen fraction is the cheapest searched, no dearer than all or nothin
     fc.asyncProperty(qtipCase, async (body) => {
       const where = JSON.stringify(body)
       const a = await post(service, PATH, body)
+      // A state-year the state's own rules refuse (Massachusetts before 2023, D.C. 2024: a figure not
+      // loaded) is a 400 on the year naming the state's supported years; the property is of the rest.
+      if (a.status === 400) {
+        const detail = (a.json.error.details as { field: string; message: string }[])[0]
+        if (a.json.error.code === 'unsupported_parameter' && detail?.field === 'decedent_year_of_death' && detail.message.includes(`supported for ${String(body.state_of_domicile)}:`)) return
+      }
       // Found here: elected amounts rounded half up could exceed the property by a fraction of a cent
       // and the inner rule sets refused the candidate (MA, 29,999,940.23, separate). They are cut to
       // the cent now.
