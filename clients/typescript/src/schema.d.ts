@@ -863,7 +863,7 @@ export interface paths {
          * Social Security claiming ages (62 to 70 by month) that maximise a person's or a couple's expected lifetime benefits
          * @description Social Security claiming ages (62 to 70 by month) that maximise a person's or a couple's expected lifetime benefits.
          *
-         *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living under SSA's 2022 period life table and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons.
+         *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living (SSA's 2022 period life table by default; SSA's cohort table of the year of birth, or a fixed age at death, as `mortality` chooses) and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons.
          *
          *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Divorced spouses, children's and parents' benefits, the family maximum, disability benefits, voluntary suspension, and retroactive filing of the spouse's benefit (a retroactive claim of the worker's own benefit at or after full retirement age is searched); A survivor choosing to take a reduced widow(er)'s benefit before survivor full retirement age: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
          *
@@ -7666,6 +7666,11 @@ export interface components {
             calculation_date: string;
             /** @description Real (after inflation) yearly discount rate, a fraction from -0.05 to 0.20. Default: 0.02 (tables/social_security/filing_strategy.yaml). */
             discount_rate?: number;
+            /**
+             * @description What each month's benefit is weighed by: `ssa_period`, SSA's period life table 2022 of the 2025 Trustees Report (default); `ssa_cohort`, SSA's cohort life table of each person's calendar year of birth (2025 Trustees Report, intermediate assumptions; loaded for births 1910 to 2010); `assumed_age_at_death`, each person living every month before the month `assumed_age_at_death` is attained and none from it (no benefit is paid for the month of death, 42 U.S.C. § 402(a)). Tables in tables/social_security/life_table.yaml and mortality.yaml, with their sources.
+             * @enum {string}
+             */
+            mortality?: "ssa_period" | "ssa_cohort" | "assumed_age_at_death";
             /** @description The person (for a couple, either spouse). */
             person: {
                 /**
@@ -7691,6 +7696,8 @@ export interface components {
                 sex: "male" | "female";
                 /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it. */
                 claimed_age_months?: number;
+                /** @description With `mortality: assumed_age_at_death`, required: the age in years whose month of attainment is the first the person is taken as not living (after the age in the calculation month). */
+                assumed_age_at_death?: number;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
             spouse?: {
@@ -7717,6 +7724,8 @@ export interface components {
                 sex: "male" | "female";
                 /** @description Age in months at which the spouse already claimed (or will, fixed). */
                 claimed_age_months?: number;
+                /** @description With `mortality: assumed_age_at_death`, required: the spouse's assumed age at death in years. */
+                assumed_age_at_death?: number;
             };
         } & {
             person: {
@@ -7735,8 +7744,10 @@ export interface components {
             person_pia?: number;
             /** @description The spouse's PIA used; null for a single person. */
             spouse_pia?: number | null;
-            /** @description The life table used to weigh each month: SSA's period life table 2022 (2025 Trustees Report). */
+            /** @description The mortality used to weigh each month, as `mortality` chose it: SSA's period life table 2022 (2025 Trustees Report), SSA's cohort life table of the person's year of birth, or a fixed age at death (the person's; the spouse's is in `spouse_life_table`). */
             life_table?: string;
+            /** @description The same for the spouse (null for one person): a cohort table is the spouse's year of birth, a fixed age the spouse's. */
+            spouse_life_table?: string | null;
             /** @description The real yearly discount rate used, a fraction. */
             discount_rate?: number;
             /** @description How many claiming ages (single) or pairs of claiming ages (couple) were valued. */
