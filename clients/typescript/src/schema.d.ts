@@ -839,7 +839,7 @@ export interface paths {
          *
          *     Caps each year's covered earnings at that year's contribution and benefit base, indexes them to the national average wage index of the year the worker attains 60 (later years at face value), averages the highest 35 years (fewer for those born before 1929) into the AIME rounded down to the dollar, applies 90 %, 32 % and 15 % between the eligibility year's bend points (PIA rounded down to the dime, 42 U.S.C. § 415(a)), adds the cost-of-living increases to the calculation year (each rounded down to the dime), and gives the monthly benefit at the claiming age (early reduction or delayed credits, rounded down to the dollar), with the spouse's and widow(er)'s benefits on a spouse's PIA.
          *
-         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Survivors' benefits on the record of a worker who died before 62 (a PIA on the years to death), a widow(er) without a child in care counted in the survivors' family maximum, an aged spouse's benefit on the worker's record counted in the family maximum, the combined family maximum of 20 CFR 404.405, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
+         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Survivors' benefits on the record of a worker who died before 62 (a PIA on the years to death), a widow(er) without a child in care counted in the survivors' family maximum, an aged spouse's benefit on the worker's record counted in the family maximum, a combined family maximum where the spouse has the higher PIA or is disabled, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7374,6 +7374,15 @@ export interface components {
              * @default false
              */
             spouse_child_in_care?: boolean;
+            /** @description The year the children sent became entitled on the spouse's record too (the spouse entitled to retirement or disability benefits, or deceased). Given, the family maximum on the worker's record, where the children are paid, is the sum of both records' family maximums, at most the combined limit of that year (175 % of the PIA of an AIME of one-twelfth of the year's contribution and benefit base), in the calculation year's dollars (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); a year after the calculation year takes the calculation year's limit. Needs children, spouse_aime, spouse_date_of_birth and spouse_pia equal to the spouse's PIA; the worker's PIA must be the higher (children are paid on the record with the higher PIA, POMS RS 00615.772). */
+            simultaneous_entitlement_year?: number;
+            /** @description The spouse's AIME in whole dollars, for the spouse's old-age family maximum in a combined family maximum (with simultaneous_entitlement_year). */
+            spouse_aime?: number;
+            /**
+             * Format: date
+             * @description The spouse's date of birth, for the spouse's bend points in a combined family maximum (with simultaneous_entitlement_year).
+             */
+            spouse_date_of_birth?: string;
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
@@ -7485,7 +7494,7 @@ export interface components {
                 family_month?: string;
                 /** @description living, or deceased with worker_deceased (survivors' rates, the whole maximum shared). */
                 record?: string;
-                /** @description The old-age family maximum in the calculation year, dollars a month. */
+                /** @description The old-age family maximum in the calculation year, dollars a month (the combined family maximum with simultaneous_entitlement_year). */
                 family_maximum?: number;
                 /** @description What the maximum leaves for the family: the family maximum less the worker's PIA (the worker's own benefit is outside it, SSA Handbook § 732.2); on a deceased worker's record the whole maximum (§ 732.3). */
                 available_for_family?: number;
@@ -7516,6 +7525,25 @@ export interface components {
                 spouse_child_in_care_benefit_dime?: number;
                 /** @description The spouse's benefit paid, rounded down to the dollar. */
                 spouse_child_in_care_benefit?: number;
+                /** @description Present with simultaneous_entitlement_year: the combined family maximum the family's benefits share (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); family_maximum above is then this combined one. */
+                combined_family_maximum?: {
+                    /** @description As sent. */
+                    simultaneous_entitlement_year?: number;
+                    /** @description The worker's own old-age family maximum in the calculation year. */
+                    worker_family_maximum?: number;
+                    /** @description The spouse's PIA from spouse_aime, in the calculation year. */
+                    spouse_pia?: number;
+                    /** @description The spouse's old-age family maximum from spouse_aime, in the calculation year. */
+                    spouse_family_maximum?: number;
+                    /** @description The two maximums added. */
+                    sum_of_family_maximums?: number;
+                    /** @description The year whose limit applies: the year of simultaneous entitlement, or the calculation year if that is later. */
+                    limit_year?: number;
+                    /** @description The combined limit in the calculation year's dollars: 175 % of the PIA of an AIME of one-twelfth of the limit year's contribution and benefit base, to the dime, with each later cost-of-living increase. */
+                    limit?: number;
+                    /** @description The smaller of the sum and the limit. */
+                    combined_family_maximum?: number;
+                };
             };
             /** @description Present with former_spouse_pia: the benefit on the former spouse's record. It counts against no family maximum (20 CFR 404.403(a)(3)) and is not suspended with the former spouse's voluntary suspension. */
             divorced_spouse?: {
