@@ -7828,6 +7828,25 @@ export interface components {
                 person_months_withheld?: number;
                 /** @description The same for the spouse; null for a single person. */
                 spouse_months_withheld?: number | null;
+                /** @description Each calendar year from the calculation year through the year the younger attains 90 (at most 99 rows): the benefits each is paid under the best strategy while both live, in today's dollars, month by month by the rule of person_first_year (months the earnings test withholds paid nothing, the lower amount until the credits of the year of entitlement are added, from full retirement age the benefit recomputed without the months withheld; a retroactive claim's months counted in the calculation year, when they are paid in one sum) and the spouse's benefit from the month both have filed. The widow(er)'s benefit after a death is not listed: when a death comes is what the life table weighs. */
+                year_by_year?: {
+                    /** @description The calendar year. */
+                    year?: number;
+                    /** @description The age the person attains in the year. */
+                    person_age?: number;
+                    /** @description The person's retirement benefits of the year, dollars. */
+                    person_retirement_benefit?: number;
+                    /** @description The person's spouse's benefits of the year, dollars. */
+                    person_spousal_benefit?: number;
+                    /** @description The age the spouse attains in the year; null for one person. */
+                    spouse_age?: number | null;
+                    /** @description The spouse's retirement benefits of the year, dollars (0 for one person). */
+                    spouse_retirement_benefit?: number;
+                    /** @description The spouse's spouse's benefits of the year, dollars (0 for one person). */
+                    spouse_spousal_benefit?: number;
+                    /** @description The household's benefits of the year, dollars. */
+                    total?: number;
+                }[];
                 /** @description The person's own monthly benefit from full retirement age: recomputed without the months withheld (42 U.S.C. § 402(q)(7)), else the benefit at the claiming age. */
                 person_benefit_from_full_retirement_age?: number;
                 /** @description The same for the spouse; null for a single person. */
