@@ -65,8 +65,16 @@ export const math: FunctionLibrary = {
       const base = amount(cx, x!, 'the base of pow()')
       const exponent = amount(cx, y!, 'the exponent of pow()')
       // A whole exponent is repeated squaring (a product per bit); a fractional one is exp(y·ln x).
-      cx.work(exponent.isInteger() ? Math.ceil(Math.log2(exponent.abs().toNumber() + 1)) : SERIES_STEPS.fractionalPower)
-      return finite(cx, base.pow(exponent), 'pow')
+      if (exponent.isInteger()) {
+        cx.work(Math.ceil(Math.log2(exponent.abs().toNumber() + 1)))
+        return finite(cx, base.pow(exponent), 'pow')
+      }
+      // Charged in full even when kept, so the steps of a request do not depend on what it repeats.
+      cx.work(SERIES_STEPS.fractionalPower)
+      // The series costs some hundred multiplications at forty digits; a search asks for the same
+      // factor again at each of its steps (a discount factor by date), so the request keeps it.
+      const power = () => finite(cx, base.pow(exponent), 'pow')
+      return cx.rt.keep ? cx.rt.keep(`pow ${base.toString()} ${exponent.toString()}`, power) : power()
     },
   },
   discounted_sum: {
