@@ -7,6 +7,7 @@ import { Dec } from '../values/decimal.js'
 import type { Dec as Decimal } from '../values/decimal.js'
 import type { CallContext, FunctionLibrary, FunctionSpec } from './spec.js'
 import { amount, list } from './values.js'
+import { power, wideLogarithm } from '../values/power.js'
 
 /** The result, or an error when it is not a finite number. */
 function finite(cx: CallContext, r: Decimal, name: string): Decimal {
@@ -73,8 +74,11 @@ export const math: FunctionLibrary = {
       cx.work(SERIES_STEPS.fractionalPower)
       // The series costs some hundred multiplications at forty digits; a search asks for the same
       // factor again at each of its steps (a discount factor by date), so the request keeps it.
-      const power = () => finite(cx, base.pow(exponent), 'pow')
-      return cx.rt.keep ? cx.rt.keep(`pow ${base.toString()} ${exponent.toString()}`, power) : power()
+      const keep = cx.rt.keep?.bind(cx.rt)
+      if (!keep || !base.isPositive() || base.isZero()) return finite(cx, base.pow(exponent), 'pow')
+      // ln of a base is kept too: a search values shares at several dates at each growth rate.
+      const b = base.toString()
+      return keep(`pow ${b} ${exponent.toString()}`, () => finite(cx, power(base, exponent, keep(`ln ${b}`, () => wideLogarithm(base))), 'pow'))
     },
   },
   discounted_sum: {
