@@ -107,7 +107,7 @@ export interface paths {
          *
          *     Years covered (contribution_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to June 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
+         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to December 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Canadian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -1943,7 +1943,7 @@ export interface components {
              */
             cpp_start_extra_months?: number;
             /**
-             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
+             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q4 are loaded, and listed when another is sent. Default: 2026-Q1.
              * @default 2026-Q1
              */
             oas_quarter?: string;
