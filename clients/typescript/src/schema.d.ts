@@ -7376,7 +7376,12 @@ export interface components {
             spouse_child_in_care?: boolean;
             /** @description The year the children sent became entitled on the spouse's record too (the spouse entitled to retirement or disability benefits, or deceased). Given, the family maximum on the worker's record, where the children are paid, is the sum of both records' family maximums, at most the combined limit of that year (175 % of the PIA of an AIME of one-twelfth of the year's contribution and benefit base), in the calculation year's dollars (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); a year after the calculation year takes the calculation year's limit. Needs children, spouse_aime, spouse_date_of_birth and spouse_pia equal to the spouse's PIA; the worker's PIA must be the higher (children are paid on the record with the higher PIA, POMS RS 00615.772). */
             simultaneous_entitlement_year?: number;
-            /** @description The worker's age in years through whose calendar year `year_by_year` runs. Default 90 (tables/social_security/estimate.yaml). */
+            /**
+             * @description Send true for the year-by-year table (`year_by_year`): it is left out by default, as it costs several times the rest of the estimate and adds up to 58 rows; sending year_by_year_to_age asks for it too. Default false.
+             * @default false
+             */
+            include_year_by_year?: boolean;
+            /** @description The worker's age in years through whose calendar year `year_by_year` runs (sending it asks for the table). Default 90 (tables/social_security/estimate.yaml). */
             year_by_year_to_age?: number;
             /** @description The spouse's AIME in whole dollars, for the spouse's old-age family maximum in a combined family maximum (with simultaneous_entitlement_year). */
             spouse_aime?: number;
@@ -7490,10 +7495,10 @@ export interface components {
             };
             /** @description The RIB-LIM limit on the widow(er)'s benefit: the larger of the spouse's reduced benefit and 82.5 % of the spouse's PIA, rounded down to the dime (null without spouse_benefit). */
             rib_lim?: number | null;
-            /** @description Each calendar year from the year benefits start (or the calculation year, if later; on a deceased worker's record the calculation year) through the year the worker attains year_by_year_to_age (at most 58 rows): what each person is paid on the worker's record, month by month from the figures of this answer, in the calculation year's dollars (cost-of-living increases are not projected). The worker's benefit counts the lower amount until the credits of the year of entitlement are added, no benefit for months the earnings test withholds or a suspension suspends, and the benefit recomputed at full retirement age or after the suspension; each child's and the child-in-care spouse's benefit is figured for each month within the family maximum (social_security.family), so that the shares grow as a child's benefit ends. Not counted: the worker's own spouse's or widow(er)'s benefit on spouse_pia and a benefit on a former spouse's record (their start is not an input). */
+            /** @description Present with include_year_by_year (or year_by_year_to_age). Each calendar year from the year benefits start (or the calculation year, if later; on a deceased worker's record the calculation year) through the year the worker attains year_by_year_to_age (at most 58 rows): what each person is paid on the worker's record, month by month from the figures of this answer, in the calculation year's dollars (cost-of-living increases are not projected). The worker's benefit counts the lower amount until the credits of the year of entitlement are added, no benefit for months the earnings test withholds or a suspension suspends, and the benefit recomputed at full retirement age or after the suspension; each child's and the child-in-care spouse's benefit is figured for each month within the family maximum (social_security.family), so that the shares grow as a child's benefit ends. Not counted: the worker's own spouse's or widow(er)'s benefit on spouse_pia and a benefit on a former spouse's record (their start is not an input). */
             year_by_year?: {
                 /** @description The calendar year. */
-                year?: number;
+                year?: unknown;
                 /** @description The age the worker attains in the year. */
                 worker_age?: number;
                 /** @description Months of the year the worker's retirement benefit is paid. */
