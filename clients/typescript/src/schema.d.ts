@@ -7689,8 +7689,13 @@ export interface components {
                  * @enum {string}
                  */
                 sex: "male" | "female";
-                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it. */
+                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it; for a claim already started (at or before the calculation month) it also weighs a voluntary suspension (42 U.S.C. § 402(z); 20 CFR 404.313): from the first month one may begin (the month after the calculation month, not before full retirement age) to each later age up to 70, with the delayed retirement credits earned, nothing paid on the record (but to a divorced spouse) nor to the person on another's meanwhile. */
                 claimed_age_months?: number;
+                /**
+                 * Format: date
+                 * @description The last day of work (YYYY-MM-DD), with expected_earnings: the earnings test counts the expected earnings of the year of quitting up to its month and none after, and the months after it in that year are non-service months, for which nothing is withheld in the grace year, the first year of entitlement with one (20 CFR 404.435). Default: work until full retirement age.
+                 */
+                quit_work_date?: string;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
             spouse?: {
@@ -7715,7 +7720,29 @@ export interface components {
                  * @enum {string}
                  */
                 sex: "male" | "female";
-                /** @description Age in months at which the spouse already claimed (or will, fixed). */
+                /** @description Age in months at which the spouse already claimed (or will, fixed); for a claim already started, a voluntary suspension is weighed as for the person. */
+                claimed_age_months?: number;
+                /**
+                 * Format: date
+                 * @description The spouse's last day of work, with expected_earnings, for the grace year (20 CFR 404.435).
+                 */
+                quit_work_date?: string;
+            };
+            /** @description For a widow(er) (a single person, no spouse): the deceased spouse. The search then weighs every pair of starting ages of the person's own retirement benefit (62 to 70) and widow(er)'s benefit (60 to survivor full retirement age, 42 U.S.C. § 402(e), (f)), in either order: the widow(er)'s benefit alone first and the own benefit later, or the own first and the widow(er)'s benefit over it later; once both are paid the larger is paid in effect (§ 402(k)(3)(A)). The widow(er)'s benefit is reduced to 71.5 % at 60 (§ 402(q)(9)) and limited by RIB-LIM where the deceased claimed before full retirement age (§ 402(e)(2)(D); 20 CFR 404.338). Not with expected_earnings (the earnings test on the widow(er)'s benefit is not modelled). */
+            deceased_spouse?: {
+                /**
+                 * Format: date
+                 * @description The deceased's date of birth.
+                 */
+                date_of_birth: string;
+                /**
+                 * Format: date
+                 * @description The date of death, at most calculation_date.
+                 */
+                date_of_death: string;
+                /** @description The deceased's primary insurance amount, dollars a month, in today's dollars. */
+                pia: number;
+                /** @description Age in months at which the deceased's own retirement benefit started, if it did: a claim before full retirement age limits the widow(er)'s benefit by RIB-LIM (the larger of the deceased's benefit and 82.5 % of the PIA); delayed credits raise it. Left out: never claimed, and for a death at or past full retirement age the credits earned to the month of death count (20 CFR 404.313). */
                 claimed_age_months?: number;
             };
         } & {
@@ -7744,7 +7771,7 @@ export interface components {
             /** @description The claiming ages with the greatest expected present value. */
             best?: {
                 /** @description The person's claiming age in months (744 = 62 years 0 months). */
-                person_claim_age_months?: unknown;
+                person_claim_age_months?: number;
                 /** @description The spouse's claiming age in months; null for a single person. */
                 spouse_claim_age_months?: number | null;
                 /** @description Expected present value of the household's lifetime benefits at the calculation date, in today's dollars. */
@@ -7765,6 +7792,40 @@ export interface components {
                 person_benefit_from_full_retirement_age?: number;
                 /** @description The same for the spouse; null for a single person. */
                 spouse_benefit_from_full_retirement_age?: number | null;
+                /** @description The voluntary suspension of the person's benefit already claimed, where it is the best strategy (42 U.S.C. § 402(z)); nulls and 0 months otherwise. */
+                person_suspension?: {
+                    /** @description The first month suspended (YYYY-MM). */
+                    first_month_suspended?: string | null;
+                    /** @description The first month paid again (YYYY-MM); the person's first-year list starts there. */
+                    first_month_paid_again?: string | null;
+                    /** @description The age in months paid again at (840 at the latest). */
+                    resume_age_months?: number | null;
+                    /** @description Months suspended; 0 when no suspension is best. */
+                    months_suspended?: number;
+                    /** @description The monthly benefit paid from then, with the delayed retirement credits earned while suspended, dollars. */
+                    benefit_after?: number | null;
+                };
+                /** @description The same for the spouse. */
+                spouse_suspension?: {
+                    /** @description The first month suspended (YYYY-MM). */
+                    first_month_suspended?: string | null;
+                    /** @description The first month paid again (YYYY-MM). */
+                    first_month_paid_again?: string | null;
+                    /** @description The age in months paid again at. */
+                    resume_age_months?: number | null;
+                    /** @description Months suspended; 0 when none. */
+                    months_suspended?: number;
+                    /** @description The monthly benefit paid from then, dollars. */
+                    benefit_after?: number | null;
+                };
+                /** @description For a widow(er): the age in months the widow(er)'s benefit starts at (before the own claim, the widow(er)'s benefit is paid alone); null otherwise. */
+                survivor_claim_age_months?: number | null;
+                /** @description For a widow(er): the widow(er)'s benefit at that age, reduced for age and limited by RIB-LIM, dollars a month before the own benefit is taken off it; null otherwise. */
+                survivor_benefit?: number | null;
+                /** @description For a widow(er): the first month of the widow(er)'s benefit (YYYY-MM). */
+                survivor_first_month?: string | null;
+                /** @description For a widow(er): months of the widow(er)'s benefit before the calculation month, by a retroactive application at or past survivor full retirement age (20 CFR 404.621), paid in one sum. */
+                survivor_retroactive_months?: number | null;
             };
             /** @description Expected present values of fixed strategies, for comparison (null where that age has passed). */
             comparison?: {
