@@ -7691,6 +7691,8 @@ export interface components {
                 sex: "male" | "female";
                 /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it; for a claim already started (at or before the calculation month) it also weighs a voluntary suspension (42 U.S.C. § 402(z); 20 CFR 404.313): from the first month one may begin (the month after the calculation month, not before full retirement age) to each later age up to 70, with the delayed retirement credits earned, nothing paid on the record (but to a divorced spouse) nor to the person on another's meanwhile. */
                 claimed_age_months?: number;
+                /** @description With children and pia: the family maximum on the person's record, dollars a month (42 U.S.C. § 403(a); on SSA's benefit verification, or POST /social-security/estimate's family figures). With an earnings record it is computed from it and must be left out. */
+                family_maximum?: number;
                 /**
                  * Format: date
                  * @description The last day of work (YYYY-MM-DD), with expected_earnings: the earnings test counts the expected earnings of the year of quitting up to its month and none after, and the months after it in that year are non-service months, for which nothing is withheld in the grace year, the first year of entitlement with one (20 CFR 404.435). Default: work until full retirement age.
@@ -7728,6 +7730,27 @@ export interface components {
                  */
                 quit_work_date?: string;
             };
+            /**
+             * @description The person's children, for child's benefits on the person's record (42 U.S.C. § 402(d)): one-half of the PIA each, paid from the month the person's benefit starts while the person lives and the child is entitled (under 18, a full-time elementary or secondary school student under 19, or disabled before 22), all within the family maximum less the PIA (§ 403(a); SSA Handbook § 732), figured by the same rules as POST /social-security/estimate for each stretch of months in which the children entitled do not change. They enter every claim's value, so a child can make an earlier claim best; a suspension suspends them (§ 402(z)(3)). Needs the earnings record or, with pia, person.family_maximum. Not with deceased_spouse or expected_earnings, nor for a couple in which the spouse is paid a spouse's benefit on the person's record (the family maximum they share is not modelled). Default: none.
+             * @default []
+             */
+            children?: {
+                /**
+                 * Format: date
+                 * @description The child's date of birth, at most calculation_date.
+                 */
+                date_of_birth: string;
+                /**
+                 * Format: date
+                 * @description The last day the child will be a full-time elementary or secondary school student (YYYY-MM-DD): from 18 the benefit continues to the earlier of that month and the month before 19 (§ 402(d)(1)(B)(i), (d)(7)).
+                 */
+                student_until?: string;
+                /**
+                 * @description The child has a disability that began before 22: entitled at any age (§ 402(d)(1)(B)(ii)). Default false.
+                 * @default false
+                 */
+                disabled?: boolean;
+            }[];
             /** @description For a widow(er) (a single person, no spouse): the deceased spouse. The search then weighs every pair of starting ages of the person's own retirement benefit (62 to 70) and widow(er)'s benefit (60 to survivor full retirement age, 42 U.S.C. § 402(e), (f)), in either order: the widow(er)'s benefit alone first and the own benefit later, or the own first and the widow(er)'s benefit over it later; once both are paid the larger is paid in effect (§ 402(k)(3)(A)). The widow(er)'s benefit is reduced to 71.5 % at 60 (§ 402(q)(9)) and limited by RIB-LIM where the deceased claimed before full retirement age (§ 402(e)(2)(D); 20 CFR 404.338). Not with expected_earnings (the earnings test on the widow(er)'s benefit is not modelled). */
             deceased_spouse?: {
                 /**
@@ -7818,6 +7841,8 @@ export interface components {
                     /** @description The monthly benefit paid from then, dollars. */
                     benefit_after?: number | null;
                 };
+                /** @description Each child's monthly benefit on the person's record in the first month of the best claim (or the month paid again after a suspension), dollars, in the order sent (0 for a child not entitled then); empty without children. */
+                children_benefits?: number[];
                 /** @description For a widow(er): the age in months the widow(er)'s benefit starts at (before the own claim, the widow(er)'s benefit is paid alone); null otherwise. */
                 survivor_claim_age_months?: number | null;
                 /** @description For a widow(er): the widow(er)'s benefit at that age, reduced for age and limited by RIB-LIM, dollars a month before the own benefit is taken off it; null otherwise. */
