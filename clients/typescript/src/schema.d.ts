@@ -7751,7 +7751,34 @@ export interface components {
                  */
                 disabled?: boolean;
             }[];
-            /** @description For a widow(er) (a single person, no spouse): the deceased spouse. The search then weighs every pair of starting ages of the person's own retirement benefit (62 to 70) and widow(er)'s benefit (60 to survivor full retirement age, 42 U.S.C. § 402(e), (f)), in either order: the widow(er)'s benefit alone first and the own benefit later, or the own first and the widow(er)'s benefit over it later; once both are paid the larger is paid in effect (§ 402(k)(3)(A)). The widow(er)'s benefit is reduced to 71.5 % at 60 (§ 402(q)(9)) and limited by RIB-LIM where the deceased claimed before full retirement age (§ 402(e)(2)(D); 20 CFR 404.338). Not with expected_earnings (the earnings test on the widow(er)'s benefit is not modelled). */
+            /** @description For a single person (no spouse): a former spouse, on whose record the person may be paid (42 U.S.C. § 402(b), (e); eligibility as POST /social-security/estimate figures it: married 10 years or more immediately before the divorce, 20 CFR 404.331, 404.336). Living: the divorced spouse's benefit, half the former spouse's PIA over the person's own benefit, reduced for age, from the person's own claim (deemed filing, § 402(r)) once the record pays: the former spouse entitled, or independently entitled once 62 and two years after the divorce (§ 402(b)(5)(A)); every claim's value counts it while the person lives (the former spouse taken to outlive the person). Died (date_of_death): the surviving divorced spouse's benefit, searched as deceased_spouse's widow(er)'s benefit. Not with spouse, deceased_spouse, children or expected_earnings. */
+            former_spouse?: {
+                /**
+                 * Format: date
+                 * @description The former spouse's date of birth.
+                 */
+                date_of_birth: string;
+                /** @description The former spouse's primary insurance amount, dollars a month, in today's dollars. */
+                pia: number;
+                /**
+                 * Format: date
+                 * @description The date of the marriage.
+                 */
+                marriage_date: string;
+                /**
+                 * Format: date
+                 * @description The date the divorce became final, after marriage_date and at most calculation_date.
+                 */
+                divorce_date: string;
+                /** @description Age in months at which the former spouse's own benefit started or will start (entitled from then); for one who has died, as deceased_spouse.claimed_age_months. Left out: not filed, so the record pays on independent entitlement. */
+                claimed_age_months?: number;
+                /**
+                 * Format: date
+                 * @description The former spouse's date of death, if they have died, at most calculation_date.
+                 */
+                date_of_death?: string;
+            };
+            /** @description For a widow(er) (a single person, no spouse): the deceased spouse (for a former spouse who has died, send former_spouse with date_of_death). The search then weighs every pair of starting ages of the person's own retirement benefit (62 to 70) and widow(er)'s benefit (60 to survivor full retirement age, 42 U.S.C. § 402(e), (f)), in either order: the widow(er)'s benefit alone first and the own benefit later, or the own first and the widow(er)'s benefit over it later; once both are paid the larger is paid in effect (§ 402(k)(3)(A)). The widow(er)'s benefit is reduced to 71.5 % at 60 (§ 402(q)(9)) and limited by RIB-LIM where the deceased claimed before full retirement age (§ 402(e)(2)(D); 20 CFR 404.338). Not with expected_earnings (the earnings test on the widow(er)'s benefit is not modelled). */
             deceased_spouse?: {
                 /**
                  * Format: date
@@ -7843,6 +7870,10 @@ export interface components {
                 };
                 /** @description Each child's monthly benefit on the person's record in the first month of the best claim (or the month paid again after a suspension), dollars, in the order sent (0 for a child not entitled then); empty without children. */
                 children_benefits?: number[];
+                /** @description With a living former spouse: the divorced spouse's benefit paid over the own benefit with the best claim, reduced for age at its start, dollars a month (0 when the own benefit is larger); null otherwise. */
+                divorced_spouse_benefit?: number | null;
+                /** @description Its first month (YYYY-MM); null when none is paid. */
+                divorced_spouse_first_month?: string | null;
                 /** @description For a widow(er): the age in months the widow(er)'s benefit starts at (before the own claim, the widow(er)'s benefit is paid alone); null otherwise. */
                 survivor_claim_age_months?: number | null;
                 /** @description For a widow(er): the widow(er)'s benefit at that age, reduced for age and limited by RIB-LIM, dollars a month before the own benefit is taken off it; null otherwise. */
@@ -7871,6 +7902,15 @@ export interface components {
                 person?: number | null;
                 /** @description For the spouse's own benefit. */
                 spouse?: number | null;
+            };
+            /** @description With former_spouse: the eligibility on the former spouse's record (nulls otherwise). */
+            former_spouse?: {
+                /** @description Whether the person can be paid on the former spouse's record. */
+                eligible?: boolean | null;
+                /** @description divorced_spouse or surviving_divorced_spouse. */
+                kind?: string | null;
+                /** @description Why, citing the rule. */
+                reason?: string[] | null;
             };
             /** @description Why this strategy wins, in plain words. */
             reasons?: unknown[];
