@@ -95,6 +95,9 @@ export const SEARCH_PREFIX_LETTERS = 4
 /** The most words a word the index lacks is read as (the commonest of those it begins). */
 export const SEARCH_PREFIX_WORDS = 8
 
+/** How much of the store's file is read through a memory map (address space, not memory; a setting). */
+export const STORE_MAP_BYTES = 2 ** 30
+
 /** Where the store is built when the loader is given no folder: shared by every process of the machine. */
 export const DATASET_CACHE_DIR = join(tmpdir(), 'rules-as-code-datasets')
 
@@ -210,6 +213,10 @@ export function openDatasets(files: DatasetFile[], cacheDir: string, problems: P
   if (!prebuilt) mkdirSync(cacheDir, { recursive: true })
   if (!existsSync(target) && !build(target, files, problems)) return stores
   const db = new Database(target, { readonly: true, fileMustExist: true })
+  // Pages read through a memory map: shared with every process in the operating system's cache and
+  // read without a system call each (a search reads a few hundred scattered pages). The store is
+  // never written once renamed into place, so the map cannot change under a reader.
+  db.pragma(`mmap_size = ${STORE_MAP_BYTES}`)
   files.forEach((f, i) => stores.set(f.id, queries(db, `d${i}`, f.descriptor)))
   return stores
 }
@@ -304,11 +311,16 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   /** The lines of the `limit` best rows an expression matches: by FTS5's rank, then by line, as `ORDER BY rank, line`. */
   const best = (p: SearchPlan, limit: number): number[] => {
     const idfs = p.phrases.map((w) => idfOf(w.rows))
+    const average = inputs().averageSize
+    // Each word's phrases (a word can be two: a rare word also ranks).
+    const phrasesOf = new Map<string, number[]>()
+    p.phrases.forEach((w, i) => phrasesOf.set(w.term, [...(phrasesOf.get(w.term) ?? []), i]))
     const scored: { line: number; rank: number }[] = []
     for (const [line, text] of matched!.all(p.match) as [number, string][]) {
       const tokens = text.split(' ')
-      const frequencies = p.phrases.map((w) => tokens.reduce((n, t) => (t === w.term ? n + 1 : n), 0))
-      scored.push({ line, rank: rank(frequencies, idfs, tokens.length, inputs().averageSize) })
+      const frequencies = new Array<number>(idfs.length).fill(0)
+      for (const token of tokens) for (const i of phrasesOf.get(token) ?? []) frequencies[i]! += 1
+      scored.push({ line, rank: rank(frequencies, idfs, tokens.length, average) })
     }
     scored.sort((a, b) => a.rank - b.rank || a.line - b.line)
     return scored.slice(0, limit).map((s) => s.line)
