@@ -118,12 +118,12 @@ function cellText(type: ColumnType, text: string | null): string | null {
   return NUMERIC.has(type) ? parseExact(text).toString() : text
 }
 
+/** A stored cell as a value of its column's type. */
+const cellValue = (type: ColumnType, text: string | null): Value => (text === null ? null : NUMERIC.has(type) ? new Dec(text) : type === 'boolean' ? text === 'true' : text)
+
 function typed(columns: Record<string, ColumnType>, raw: Record<string, string | null>): Record<string, Value> {
   const out: Record<string, Value> = {}
-  for (const [name, type] of Object.entries(columns)) {
-    const text = raw[`c_${name}`] ?? null
-    out[name] = text === null ? null : NUMERIC.has(type) ? new Dec(text) : type === 'boolean' ? text === 'true' : text
-  }
+  for (const [name, type] of Object.entries(columns)) out[name] = cellValue(type, raw[`c_${name}`] ?? null)
   return out
 }
 
@@ -239,7 +239,15 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
     ? db.prepare(`SELECT k.line, k.tokens FROM ${table}_search s JOIN ${table}_tokens k ON k.line = s.rowid WHERE ${table}_search MATCH ?`).raw()
     : undefined
   // The best rows in one statement, in the order given (a JSON array of lines): a third of the time of one query each.
-  const byLines = d.search ? db.prepare(`SELECT t.* FROM json_each(?) j JOIN ${table} t ON t.line = j.value ORDER BY j.key`) : undefined
+  const names = Object.keys(d.columns)
+  const byLines = d.search ? db.prepare(`SELECT ${names.map((n) => `t.${col(n)}`).join(', ')} FROM json_each(?) j JOIN ${table} t ON t.line = j.value ORDER BY j.key`).raw() : undefined
+  /** Rows read as arrays of the columns in order (a row object per row costs more than the search's SQL). */
+  const rowsOfCells = (raw: unknown[]) =>
+    raw.map((cells) => {
+      const out: Record<string, Value> = {}
+      names.forEach((n, i) => (out[n] = cellValue(d.columns[n]!, (cells as (string | null)[])[i] ?? null)))
+      return out
+    })
   // FTS5's rank inputs: its averages record, and the logarithm as SQLite computes it (see bm25.ts).
   const totals = d.search ? db.prepare(`SELECT block FROM ${table}_search_data WHERE id = 1`).pluck() : undefined
   const logarithm = d.search ? db.prepare('SELECT ln((? - ? + 0.5) / (? + 0.5))').pluck() : undefined
@@ -315,15 +323,17 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
     // Each word's phrases (a word can be two: a rare word also ranks).
     const phrasesOf = new Map<string, number[]>()
     p.phrases.forEach((w, i) => phrasesOf.set(w.term, [...(phrasesOf.get(w.term) ?? []), i]))
-    const scored: { line: number; rank: number }[] = []
-    for (const [line, text] of matched!.all(p.match) as [number, string][]) {
+    const rows = matched!.all(p.match) as [number, string][]
+    const ranks = new Float64Array(rows.length)
+    const frequencies = new Array<number>(idfs.length)
+    rows.forEach(([, text], r) => {
       const tokens = text.split(' ')
-      const frequencies = new Array<number>(idfs.length).fill(0)
+      frequencies.fill(0)
       for (const token of tokens) for (const i of phrasesOf.get(token) ?? []) frequencies[i]! += 1
-      scored.push({ line, rank: rank(frequencies, idfs, tokens.length, average) })
-    }
-    scored.sort((a, b) => a.rank - b.rank || a.line - b.line)
-    return scored.slice(0, limit).map((s) => s.line)
+      ranks[r] = rank(frequencies, idfs, tokens.length, average)
+    })
+    const order = Array.from(rows.keys()).sort((a, b) => ranks[a]! - ranks[b]! || rows[a]![0] - rows[b]![0])
+    return order.slice(0, limit).map((r) => rows[r]![0])
   }
   let rowCount: number | undefined
   const countRows = () => (rowCount ??= count.get() as number)
@@ -341,7 +351,7 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
     search: (text, limit) => {
       if (!matched) return missing('search')
       const p = limit < 1 ? undefined : plan(text)
-      return p === undefined ? [] : rowsOf(byLines!.all(JSON.stringify(best(p, limit))))
+      return p === undefined ? [] : rowsOfCells(byLines!.all(JSON.stringify(best(p, limit))))
     },
     searchExpression: (text) => (matched ? plan(text)?.expression : missing('search')),
     inForce: (key, date) => {
