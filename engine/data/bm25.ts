@@ -9,7 +9,9 @@
  * order (k1 = 1.2, b = 0.75 are FTS5's constants, not settings of ours), so each score is the same
  * double FTS5 computes and the order of the rows is the same; the logarithm is SQLite's own `ln()`
  * (the C library's `log`, as FTS5 calls it), asked of the database. test/engine/data/search.test.ts
- * compares the order with FTS5's `ORDER BY rank` on searches of every kind.
+ * compares the order with FTS5's `ORDER BY rank` on searches of every kind. One caveat, checked only on
+ * x86-64: where SQLite's C compiler fuses a multiply and an add (possible on arm64), FTS5's score can
+ * differ from this one in its last bit, which could only swap two rows whose scores differ by that bit.
  */
 
 /** FTS5's bm25 constants (fts5_aux.c), named as there. */
