@@ -1,6 +1,6 @@
 // search_rows' index: a data set's search columns indexed by their words (SQLite FTS5), so a name is
 // compared with the rows sharing its words instead of every row.
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -94,6 +94,7 @@ test('the order of a search is FTS5\'s ORDER BY rank, line, for every kind of qu
   }
   assert.equal([...kinds].sort(), ['any rare word', 'one word', 'ranked by more words', 'two common words'])
   db.close()
+  rmSync(big, { recursive: true, force: true })
 })
 
 test.run()
