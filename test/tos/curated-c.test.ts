@@ -1,6 +1,7 @@
-// Curated terms-of-service analyses added from Open Terms Archive for issue 31 (the held-out part grown by
-// services read and curated by hand, before the clause engine was run on them; each falls in its part by
-// the fixed rule of tools/tos-agreement.ts, and all eight fall in the held-out part): every
+// Curated terms-of-service analyses added from Open Terms Archive for issue 31, read and curated by hand
+// before the clause engine was run on them; each falls in its part by the fixed rule of
+// tools/tos-agreement.ts (the first eight in the held-out part, ipinfo and meta_ai in the development
+// part): every
 // tables/tos/services/<id>.yaml of this list loads with the catalog, holds the six dimensions in
 // order with a valid verdict, quotes each clause verbatim from its document file (after collapsing
 // whitespace), pins its source to a commit, dates its retrieval, and keeps its document under the
@@ -16,7 +17,7 @@ import { RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 
 const test = suite('tos/curated-c: curated analyses grown from Open Terms Archive for issue 31')
 
-const IDS = ['protonmail', 'qwant', 'webcrawler', 'imdb', 'goodreads', 'streamable', 'chatgpt', 'claude_ai']
+const IDS = ['protonmail', 'qwant', 'webcrawler', 'imdb', 'goodreads', 'streamable', 'chatgpt', 'claude_ai', 'ipinfo', 'meta_ai']
 const DIMENSIONS = ['commercial_use', 'machine_learning_training', 'scraping_automated_access', 'redistribution', 'attribution', 'rate_limits']
 const VERDICTS = new Set(['allowed', 'conditional', 'prohibited', 'silent'])
 const CATEGORIES = new Set(['developer_platform', 'ai_provider', 'social_network', 'data_api', 'search_api', 'commerce', 'media', 'productivity'])
@@ -51,7 +52,7 @@ const files = existsSync(servicesDir)
   ? readdirSync(servicesDir).filter((n) => n.endsWith('.yaml') && IDS.includes(n.slice(0, -5))).sort()
   : []
 
-test('the eight services of the list are curated', () => {
+test('the ten services of the list are curated', () => {
   assert.ok(files.length === IDS.length, `${files.length} curated files`)
 })
 
