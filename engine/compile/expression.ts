@@ -336,6 +336,9 @@ export class LambdaScope implements Runtime {
   currency(): Currency {
     return this.parent.currency()
   }
+  keep<T extends Value>(key: string, compute: () => T): T {
+    return this.parent.keep ? this.parent.keep(key, compute) : compute()
+  }
 }
 
 /** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */

@@ -186,7 +186,46 @@ export function openDatasets(files: DatasetFile[], cacheDir: string, problems: P
   return stores
 }
 
+/**
+ * How many rows the answers of a data set's key and history queries may hold in memory together (a
+ * setting of the engine, not law). A store never changes once opened (an update opens a new one), so
+ * the rows of a key read once are the rows of every later request: a request that reads a state's
+ * thousand firms, or every office's warning letters, gets the same lists again without SQLite and
+ * without making a decimal of every amount again. A single answer larger than the budget is not kept.
+ */
+export const KEPT_ROWS = 200_000
+
+/** The answers of a store's queries by their key text, least recently used first out. @api private */
+export class KeptAnswers {
+  private readonly answers = new Map<string, Record<string, Value>[]>()
+  private held = 0
+  constructor(private readonly budget: number) {}
+  get(key: string, read: () => Record<string, Value>[]): Record<string, Value>[] {
+    const known = this.answers.get(key)
+    if (known) {
+      // Map order is insertion order: taking it out and in again makes it the most recently used.
+      this.answers.delete(key)
+      this.answers.set(key, known)
+      return known
+    }
+    const rows = read()
+    if (rows.length > this.budget) return rows
+    // Values are never changed once made, so one frozen list serves every request that asks.
+    Object.freeze(rows)
+    this.answers.set(key, rows)
+    this.held += rows.length
+    for (const [old, list] of this.answers) {
+      if (this.held <= this.budget) break
+      this.answers.delete(old)
+      this.held -= list.length
+    }
+    return rows
+  }
+}
+
 function queries(db: Database.Database, table: string, d: DatasetDescriptor): DatasetStore {
+  const kept = new KeptAnswers(KEPT_ROWS)
+  const keyOf = (query: string, key: Value[]) => `${query}\u0000${key.map((k) => keyText(k) ?? '\u0001').join('\u0000')}`
   const where = (columns: string[]) => columns.map((c) => `${col(c)} IS ?`).join(' AND ')
   const rowsOf = (raw: unknown[]) => raw.map((r) => typed(d.columns, r as Record<string, string | null>))
   const byKey = d.key ? db.prepare(`SELECT * FROM ${table} WHERE ${where(d.key)} ORDER BY line`) : undefined
@@ -247,8 +286,8 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
     throw new Error(`this data set declares no ${what}`)
   }
   return {
-    rows: (key) => rowsOf((byKey ?? missing('key')).all(...key.map(keyText))),
-    history: (key) => rowsOf((history ?? missing('history')).all(...key.map(keyText))),
+    rows: (key) => kept.get(keyOf('rows', key), () => rowsOf((byKey ?? missing('key')).all(...key.map(keyText)))),
+    history: (key) => kept.get(keyOf('history', key), () => rowsOf((history ?? missing('history')).all(...key.map(keyText)))),
     keyValues: () => {
       const type = d.columns[d.key?.[0] ?? ''] ?? 'text'
       return ((keyValues ?? missing('one-column key')).all() as string[]).map((k) => (NUMERIC.has(type) ? new Dec(k) : type === 'boolean' ? k === 'true' : k))

@@ -7,6 +7,7 @@ import { Dec } from '../values/decimal.js'
 import type { Dec as Decimal } from '../values/decimal.js'
 import type { CallContext, FunctionLibrary, FunctionSpec } from './spec.js'
 import { amount, list } from './values.js'
+import { power, wideLogarithm } from '../values/power.js'
 
 /** The result, or an error when it is not a finite number. */
 function finite(cx: CallContext, r: Decimal, name: string): Decimal {
@@ -65,8 +66,19 @@ export const math: FunctionLibrary = {
       const base = amount(cx, x!, 'the base of pow()')
       const exponent = amount(cx, y!, 'the exponent of pow()')
       // A whole exponent is repeated squaring (a product per bit); a fractional one is exp(y·ln x).
-      cx.work(exponent.isInteger() ? Math.ceil(Math.log2(exponent.abs().toNumber() + 1)) : SERIES_STEPS.fractionalPower)
-      return finite(cx, base.pow(exponent), 'pow')
+      if (exponent.isInteger()) {
+        cx.work(Math.ceil(Math.log2(exponent.abs().toNumber() + 1)))
+        return finite(cx, base.pow(exponent), 'pow')
+      }
+      // Charged in full even when kept, so the steps of a request do not depend on what it repeats.
+      cx.work(SERIES_STEPS.fractionalPower)
+      // The series costs some hundred multiplications at forty digits; a search asks for the same
+      // factor again at each of its steps (a discount factor by date), so the request keeps it.
+      const keep = cx.rt.keep?.bind(cx.rt)
+      if (!keep || !base.isPositive() || base.isZero()) return finite(cx, base.pow(exponent), 'pow')
+      // ln of a base is kept too: a search values shares at several dates at each growth rate.
+      const b = base.toString()
+      return keep(`pow ${b} ${exponent.toString()}`, () => finite(cx, power(base, exponent, keep(`ln ${b}`, () => wideLogarithm(base))), 'pow'))
     },
   },
   discounted_sum: {

@@ -64,6 +64,12 @@ export interface Runtime {
   work?(units: number): void
   /** How a declared text prints money (`{$x}`), as a note does: the endpoint's currency. */
   currency(): Currency
+  /**
+   * A costly pure result kept for the rest of the request under `key` (a fractional power: a
+   * discount factor read again at every step of a search), computed by `compute` the first time.
+   * Absent in a runtime without a request (a test's stand-in), which then computes every time.
+   */
+  keep?<T extends Value>(key: string, compute: () => T): T
 }
 
 export type Compiled = (rt: Runtime) => Value
