@@ -42,8 +42,12 @@ export function fromNumber(n: number): Dec {
 
 /** Whether a runtime value is a decimal. @api public */
 export function isDec(value: unknown): value is Dec {
-  return value instanceof DecimalJs
+  // Every clone of decimal.js (Dec, a wider one for guard digits) shares one prototype: comparing it
+  // is what `instanceof` does, without the walk up the chain (half the cost; isDec is called on
+  // nearly every value an expression reads).
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === DECIMAL_PROTOTYPE
 }
+const DECIMAL_PROTOTYPE: object = DecimalJs.prototype
 
 /** 10^0 … 10^22: every power of ten a binary float holds exactly (parsed, since 10 ** n may be off). */
 const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, n) => Number(`1e${n}`))

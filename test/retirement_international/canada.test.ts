@@ -1,7 +1,7 @@
 // The Canadian retirement benefit over HTTP, and the analyst's path to the next quarter: a fixture copy
-// of the rules and tables gets a 2026-Q3 point in the OAS series (a made-up $750.00) and in the four
+// of the rules and tables gets a 2027-Q1 point in the OAS series (a made-up $750.00) and in the four
 // GIS series (made-up maxima and top-ups) and nothing else; a request for that quarter then reads them,
-// while the project's own catalog refuses 2026-Q3 and lists the quarters loaded. A copy with the OAS
+// while the project's own catalog refuses 2027-Q1 and lists the quarters loaded. A copy with the OAS
 // point alone answers the OAS but refuses the GIS for that quarter, naming the GIS quarters loaded.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -9,22 +9,22 @@ import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('Canadian retirement benefit')
 const PATH = '/canada/retirement-benefit'
-const BODY = { oas_quarter: '2026-Q3', years_in_canada_after_18: 20, age: 80 }
+const BODY = { oas_quarter: '2027-Q1', years_in_canada_after_18: 20, age: 80 }
 const TABLES = 'tables/retirement_international/canada.yaml'
 
-/** Adds a point just before the table that follows the series in the file (its last point is 2026-Q2). */
+/** Adds a point just before the table that follows the series in the file (its last point is 2026-Q4). */
 function addPoint(text: string, nextTable: string, point: string): string {
   const next = `  ${nextTable}:\n`
-  assert.ok(text.includes('"2026-Q2":') && text.includes(next), `the table is laid out as the fixture expects (${nextTable})`)
-  return text.replace(next, `      "2026-Q3": { value: "${point}", reference: { title: "fixture" } }\n` + next)
+  assert.ok(text.includes('"2026-Q4":') && text.includes(next), `the table is laid out as the fixture expects (${nextTable})`)
+  return text.replace(next, `      "2027-Q1": { value: "${point}", reference: { title: "fixture" } }\n` + next)
 }
 
-/** A copy with a made-up 2026-Q3 OAS maximum of $750.00 only. */
+/** A copy with a made-up 2027-Q1 OAS maximum of $750.00 only. */
 function catalogWithNextOasQuarter() {
   return catalogWithEdits({ [TABLES]: (text) => addPoint(text, 'oas_increase_at_75', '750.00') })
 }
 
-/** A copy with 2026-Q3 in the OAS series and the four GIS series: single 1,120.00 (top-up 173.00), couple 675.00 (top-up 49.00). */
+/** A copy with 2027-Q1 in the OAS series and the four GIS series: single 1,120.00 (top-up 173.00), couple 675.00 (top-up 49.00). */
 function catalogWithNextQuarter() {
   return catalogWithEdits({
     [TABLES]: (text) => {
@@ -38,14 +38,14 @@ function catalogWithNextQuarter() {
   })
 }
 
-test('the loaded catalog refuses 2026-Q3 and names the loaded quarters', async () => {
+test('the loaded catalog refuses 2027-Q1 and names the loaded quarters', async () => {
   const service = await startService()
   try {
     const r = await post(service, PATH, BODY)
     assert.is(r.status, 400, r.text)
     assert.is(r.json.error.code, 'unsupported_parameter')
     assert.match(r.text, /oas_quarter/)
-    assert.match(r.text, /2022-Q1 to 2026-Q2/)
+    assert.match(r.text, /2022-Q1 to 2026-Q4/)
   } finally {
     await service.close()
   }
@@ -65,11 +65,11 @@ test('an OAS quarter added by an analyst as a point is used, with the residence 
     const old = await post(service, PATH, { ...BODY, oas_quarter: '2026-Q1' })
     assert.is(old.json.result.oas_pension.monthly, 408.27)
     // Without the quarter's GIS points the GIS is refused, naming the GIS quarters loaded
-    const gis = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 10000 })
+    const gis = await post(service, PATH, { oas_quarter: '2027-Q1', gis_income: 10000 })
     assert.is(gis.status, 400, gis.text)
     assert.is(gis.json.error.code, 'unsupported_parameter')
     assert.match(gis.text, /GIS amounts/)
-    assert.match(gis.text, /2022-Q1 to 2026-Q2/)
+    assert.match(gis.text, /2022-Q1 to 2026-Q4/)
   } finally {
     await service.close()
   }
@@ -80,10 +80,10 @@ test('a GIS quarter added as points is used by the same income test', async () =
   try {
     // Single, income 10,000: (1,120.00 - 173.00) - floor(10,000 / 24) = 947.00 - 416 = 531.00;
     // top-up 173.00 - floor(8,000 / 48) = 173.00 - 166 = 7.00; GIS 538.00; limit 947 × 24 = 22,728.
-    const single = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 10000 })
+    const single = await post(service, PATH, { oas_quarter: '2027-Q1', gis_income: 10000 })
     assert.is(single.status, 200, single.text)
     const g = single.json.result.gis
-    assert.is(g.quarter, '2026-Q3')
+    assert.is(g.quarter, '2027-Q1')
     assert.is(g.maximum, 1120)
     assert.is(g.supplement, 531)
     assert.is(g.top_up, 7)
@@ -92,11 +92,11 @@ test('a GIS quarter added as points is used by the same income test', async () =
     // 750.00 + 538.00
     assert.is(g.oas_and_gis_monthly, 1288)
     // Spouse receiving the OAS pension, combined 20,000: (675.00 - 49.00) - floor(20,000 / 48) = 626 - 416 = 210.00; limit 626 × 48 = 30,048
-    const couple = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 20000, marital_status: 'couple', spouse_oas_status: 'oas_pension' })
+    const couple = await post(service, PATH, { oas_quarter: '2027-Q1', gis_income: 20000, marital_status: 'couple', spouse_oas_status: 'oas_pension' })
     assert.is(couple.json.result.gis.monthly, 210)
     assert.is(couple.json.result.gis.income_limit, 30048)
     // Spouse receiving nothing: the pension equivalent follows the quarter's OAS, ceil(750 / 4) × 48 = 9,024; limit 9,024 + 947 × 48 = 54,480
-    const none = await post(service, PATH, { oas_quarter: '2026-Q3', gis_income: 0, marital_status: 'couple', spouse_oas_status: 'none' })
+    const none = await post(service, PATH, { oas_quarter: '2027-Q1', gis_income: 0, marital_status: 'couple', spouse_oas_status: 'none' })
     assert.is(none.json.result.gis.income_limit, 54480)
     // The loaded quarters keep their own figures (canada.ca, January to March 2026: $1,108.74)
     const old = await post(service, PATH, { oas_quarter: '2026-Q1', gis_income: 0 })

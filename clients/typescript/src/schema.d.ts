@@ -107,7 +107,7 @@ export interface paths {
          *
          *     Years covered (contribution_year): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to June 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
+         *     It will not answer: Contribution years other than 2022 to 2026 and OAS and GIS quarters other than those loaded (January 2022 to December 2026); recovery thresholds are loaded for income years 2018 to 2026 (400 unsupported_parameter lists them); The GIS of a partial OAS pensioner (fewer than 40 years of residence) or of one with fewer than 10 years of residence (special qualifying factor), of a couple living apart involuntarily, the GIS computed on an estimate of the current year's income (option), and the Allowances themselves (the spouse's Allowance and the Allowance for the Survivor); The CPP pension from a full contributory history (send a share of the maximum or your own estimate at 65), the post-retirement benefit, survivor and disability benefits, and the Quebec Pension Plan; Contributions for part of a year (the basic exemption and maxima are prorated by months for a year of death, disability or turning 18 or 70) and the CPP2 for earnings from several employers.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in Canadian dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -397,7 +397,7 @@ export interface paths {
          *
          *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: Deaths before 2022 or after 2026 (400 unsupported_parameter lists the supported years), and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024), named on decedent_year_of_death; Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
+         *     It will not answer: Deaths before 2022 or after 2026 (400 unsupported_parameter lists the supported years), and the state-years the domicile state's rules refuse (the District of Columbia in 2024), named on decedent_year_of_death; Generation-skipping transfer tax, nonresident non-citizen decedents, and the credits for prior transfers and foreign death taxes; Inheritance taxes in the § 2058 deduction: the request has no beneficiaries, so only the state estate tax is deducted; Gift tax on this year's gifts: use optimize_annual_gifts.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -753,7 +753,7 @@ export interface paths {
          *
          *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -783,7 +783,7 @@ export interface paths {
          *
          *     Years covered (decedent_year_of_death): 2022, 2023, 2024, 2025, 2026; any other year is refused.
          *
-         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (Massachusetts before 2023, the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
+         *     It will not answer: First deaths before 2022 or after 2026, and the state-years the domicile state's rules refuse (the District of Columbia in 2024); the survivor's death is taxed under the law of the year of the first death, with exclusions not indexed; Spending by the survivor, QDOT principal distributions during the survivor's life, and generation-skipping transfer tax; A full two-dimensional search of separate federal and state elections: the separate state election searches one line that contains every single-election answer.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          *
@@ -1943,7 +1943,7 @@ export interface components {
              */
             cpp_start_extra_months?: number;
             /**
-             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q2 are loaded, and listed when another is sent. Default: 2026-Q1.
+             * @description Payment quarter of the OAS pension and the GIS, YYYY-Qn (2026-Q1 is January to March 2026); 2022-Q1 to 2026-Q4 are loaded, and listed when another is sent. Default: 2026-Q1.
              * @default 2026-Q1
              */
             oas_quarter?: string;
@@ -8324,7 +8324,7 @@ export interface components {
              */
             state: "AK" | "AL" | "AR" | "AZ" | "CA" | "CO" | "CT" | "DC" | "DE" | "FL" | "GA" | "HI" | "IA" | "ID" | "IL" | "IN" | "KS" | "KY" | "LA" | "MA" | "MD" | "ME" | "MI" | "MN" | "MO" | "MS" | "MT" | "NC" | "ND" | "NE" | "NH" | "NJ" | "NM" | "NV" | "NY" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VA" | "VT" | "WA" | "WI" | "WV" | "WY" | "ak" | "al" | "ar" | "az" | "ca" | "co" | "ct" | "dc" | "de" | "fl" | "ga" | "hi" | "ia" | "id" | "il" | "in" | "ks" | "ky" | "la" | "ma" | "md" | "me" | "mi" | "mn" | "mo" | "ms" | "mt" | "nc" | "nd" | "ne" | "nh" | "nj" | "nm" | "nv" | "ny" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "va" | "vt" | "wa" | "wi" | "wv" | "wy";
             /**
-             * @description Year of death, 2022 to 2026 (except MA 2022 and DC 2024, refused with a reason).
+             * @description Year of death, 2022 to 2026 (except DC 2024, refused with a reason).
              * @enum {integer}
              */
             tax_year: 2022 | 2023 | 2024 | 2025 | 2026;
