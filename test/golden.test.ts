@@ -31,6 +31,16 @@ interface Seen {
   reference: () => Promise<unknown>
 }
 const seen: Seen[] = []
+// A decision called again with the same facts and answering the same is compared once: both sides
+// are deterministic (DESIGN.md), so the repeat (nearly two calls in three) would compare the same
+// inputs again. A repeat that answers differently is kept, and compared.
+const recorded = new Set<string>()
+function record(s: Seen) {
+  const key = `${s.where}\0${JSON.stringify(s.facts)}\0${s.fast}`
+  if (recorded.has(key)) return
+  recorded.add(key)
+  seen.push(s)
+}
 
 /** Record each call of the decision, answering exactly what it answers (a value or the same error). */
 function wrapDecision(where: string, decision: Decision) {
@@ -40,10 +50,10 @@ function wrapDecision(where: string, decision: Decision) {
     const reference = () => decision.decideByEngine(copy)
     try {
       const outcome = decide(facts)
-      seen.push({ where, facts: copy, fast: JSON.stringify(outcome), reference })
+      record({ where, facts: copy, fast: JSON.stringify(outcome), reference })
       return outcome
     } catch (error) {
-      seen.push({ where, facts: copy, fast: `error: ${(error as Error).message}`, reference })
+      record({ where, facts: copy, fast: `error: ${(error as Error).message}`, reference })
       throw error
     }
   }

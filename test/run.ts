@@ -7,7 +7,8 @@
  *
  * Scheduling: each file's duration from the last run on this machine (dist/test/durations.json,
  * written at the end of every run) or else from the committed test/durations.json (a copy of one
- * whole run's, to refresh now and then); a file in neither counts as the median. The longest files
+ * whole run's, to refresh when a whole run says files are missing from it); a file in neither
+ * counts as the median. The longest files
  * start first and each process takes the next file when it is free, so a long file never waits
  * behind a queue of short ones.
  *
@@ -63,21 +64,19 @@ interface Timing {
   ms: number
   cpu_ms: number
 }
-function readDurations(): Record<string, Timing> {
-  const read = (path: string): Record<string, Timing> => {
-    try {
-      if (!existsSync(path)) return {}
-      const all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Partial<Timing>>
-      return Object.fromEntries(Object.entries(all).filter((e): e is [string, Timing] => typeof e[1]?.ms === 'number'))
-    } catch {
-      // A damaged file only costs the scheduling its hints.
-      return {}
-    }
+/** The durations a file holds (this machine's last figures go over the committed ones, file by file). */
+function readDurations(path: string): Record<string, Timing> {
+  try {
+    if (!existsSync(path)) return {}
+    const all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Partial<Timing>>
+    return Object.fromEntries(Object.entries(all).filter((e): e is [string, Timing] => typeof e[1]?.ms === 'number'))
+  } catch {
+    // A damaged file only costs the scheduling its hints.
+    return {}
   }
-  // This machine's last figures over the committed ones, file by file.
-  return { ...read(COMMITTED), ...read(LOCAL) }
 }
-const known = readDurations()
+const committed = readDurations(COMMITTED)
+const known = { ...committed, ...readDurations(LOCAL) }
 const name = (f: string) => relative(here, f)
 const measured = Object.values(known).map((t) => t.ms).sort((a, b) => a - b)
 const median = measured[Math.floor(measured.length / 2)] ?? 1000
@@ -184,5 +183,11 @@ try {
   // The hints are a convenience; a read-only dist/ only loses them.
 }
 console.log(`\n${files.length} files in ${seconds(performance.now() - started).trim()}, ${seconds(cpuTotal).trim()} of CPU in the test processes`)
+// A clean clone knows only the committed durations: a file missing there starts as the median, and
+// a long one started late is the run's tail (guard, playground and dev took the last minutes so).
+const unhinted = files.map(name).filter((f) => !(f in committed))
+if (unhinted.length > 0 && filters.length === 0) {
+  console.log(`${unhinted.length} files have no duration in test/durations.json (${unhinted.slice(0, 5).join(', ')}${unhinted.length > 5 ? ', …' : ''}): copy dist/test/durations.json there so a clean clone starts them in their place`)
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 if (passed + failed === 0 || failed > 0) process.exitCode = 1

@@ -26,7 +26,7 @@ import { pathToFileURL } from 'node:url'
 import { parse } from 'csv-parse/sync'
 import { Dec } from '../engine/values/decimal.js'
 import { compileExpression } from '../engine/compile/expression.js'
-import { loadCatalog } from '../service/index.js'
+import { loadCatalog, type Catalog } from '../service/index.js'
 import { ROOT } from '../service/project/paths.js'
 import type { LookupEntry, ParameterEntry, TableEntry } from '../engine/data/tables.js'
 import type { Runtime, Value } from '../engine/model/types.js'
@@ -142,8 +142,8 @@ function threshold(e: TableEntry | undefined, id: string): string {
   return new Dec(String((e as ParameterEntry).history[(e as ParameterEntry).history.length - 1]!.value)).toFixed(2)
 }
 
-export function evaluateMatcher(root: string = ROOT): Evaluation {
-  const catalog = loadCatalog({ rulesDir: join(root, 'rules'), tablesDir: join(root, 'tables') })
+/** The pairs measured; `catalog` is the project's at `root` unless a caller that has loaded it already passes it (a load is seconds). */
+export function evaluateMatcher(root: string = ROOT, catalog: Catalog = loadCatalog({ rulesDir: join(root, 'rules'), tablesDir: join(root, 'tables') })): Evaluation {
   const words = catalog.tables.get('matching.entity.name_words')
   if (!words || words.kind !== 'lookup') throw new Error('matching.entity.name_words is not a lookup of the catalog')
   const matchThreshold = threshold(catalog.tables.get('matching.entity.match_threshold'), 'matching.entity.match_threshold')
@@ -234,8 +234,9 @@ export function listed(found: { row: Value; match: Record<string, Value> }[], co
     .sort((a, b) => b.confidence.cmp(a.confidence) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
 
-export function evaluateTyped(root: string = ROOT, options: { scan?: boolean } = {}): TypedEvaluation {
-  const catalog = loadCatalog({ rulesDir: join(root, 'rules'), tablesDir: join(root, 'tables') })
+/** The typed queries measured; `options.catalog` as evaluateMatcher's `catalog`. */
+export function evaluateTyped(root: string = ROOT, options: { scan?: boolean; catalog?: Catalog } = {}): TypedEvaluation {
+  const catalog = options.catalog ?? loadCatalog({ rulesDir: join(root, 'rules'), tablesDir: join(root, 'tables') })
   const words = catalog.tables.get('matching.entity.name_words') as LookupEntry
   const rows = words.history[words.history.length - 1]!.value
   const least = new Dec(threshold(catalog.tables.get('matching.entity.possible_match_threshold'), 'possible'))

@@ -11,10 +11,12 @@ import { BLOCK_END, BLOCK_START, currentBlock, dataSetRows, DATA_SETS, evaluateM
 
 import { entitySearch } from '../../engine/functions/matching.js'
 import { Dec } from '../../engine/values/decimal.js'
-import { loadCatalog } from '../../service/index.js'
 import type { LookupEntry } from '../../engine/data/tables.js'
+import { catalog as projectCatalog } from '../helpers.js'
 
-const catalog = loadCatalog({ rulesDir: join(ROOT, 'rules'), tablesDir: join(ROOT, 'tables') })
+// The project's catalog, loaded once for the test process and handed to each evaluation (each loaded
+// its own: four loads of the whole project for tables read by name).
+const catalog = projectCatalog()
 const wordsEntry = catalog.tables.get('matching.entity.name_words') as LookupEntry
 const wordRows = wordsEntry.history[wordsEntry.history.length - 1]!.value
 /** One name searched in the letters at the possible-match threshold, through the index or by a scan. */
@@ -23,8 +25,8 @@ function evaluateOne(name: string, rows: unknown[], scan: boolean): string[] {
 }
 
 const test = suite('matching/evaluation: the labelled pairs and the thresholds')
-const evaluation = evaluateMatcher()
-const typed = evaluateTyped()
+const evaluation = evaluateMatcher(ROOT, catalog)
+const typed = evaluateTyped(ROOT, { catalog })
 const rules = readFileSync(join(ROOT, 'docs', 'decisions', 'compliance_data.md'), 'utf8')
 
 test('docs/decisions/compliance_data.md holds the block the evaluation computes (run the tool with --write after a change)', () => {
@@ -99,7 +101,7 @@ test('the typed queries: every kind of issue 32 present, names expected are name
 })
 
 test('the blocking index never loses what a scan of every name finds (both sets of queries)', () => {
-  const scanned = evaluateTyped(ROOT, { scan: true })
+  const scanned = evaluateTyped(ROOT, { scan: true, catalog })
   assert.equal(
     typed.results.map((r) => r.listed.map((l) => `${l.name} ${l.confidence.toFixed(4)}`)),
     scanned.results.map((r) => r.listed.map((l) => `${l.name} ${l.confidence.toFixed(4)}`)),

@@ -4,15 +4,21 @@
 // figures, while the project's own catalog still refuses them and lists what is loaded.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { Catalog } from '../../service/index.js'
 import { catalogWithEdits, post, startService } from '../helpers.js'
 
 const test = suite('pension lump sum against annuity')
 const PATH = '/pension/lump-sum-comparison'
 const BODY = { termination_year: 2027, age_at_benefit_start: 62, monthly_annuity: 3000, lump_sum: 450000 }
 
+// Each edited copy is loaded once and shared by the tests that read it (a catalog is never changed
+// by answering): a load of the whole project is seconds of CPU.
+let with2027: Catalog | undefined
+let with2024Illustration: Catalog | undefined
+
 /** A copy of the project's rules and tables with a made-up 2027 age-65 maximum of $8,000.00 added as a dated value. */
-function catalogWith2027() {
-  return catalogWithEdits({
+function catalogWith2027(): Catalog {
+  return (with2027 ??= catalogWithEdits({
     'tables/retirement_international/pension.yaml': (text) => {
       // The 2027 value goes after the 2026 one, at the end of the parameter's `values:`.
       const next = '  pbgc_age_factors:\n'
@@ -32,7 +38,7 @@ function catalogWith2027() {
       assert.ok(m.includes('supported: [2023, 2024, 2025, 2026]'))
       return m.replace('supported: [2023, 2024, 2025, 2026]', 'supported: [2023, 2024, 2025, 2026, 2027]')
     },
-  })
+  }))
 }
 
 test('the loaded catalog refuses 2027 and names the loaded years', async () => {
@@ -126,8 +132,8 @@ const NOTICE_2023_73_UNISEX_40_TO_120 = [
   '1',
 ]
 
-function catalogWith2024Illustration() {
-  return catalogWithEdits({
+function catalogWith2024Illustration(): Catalog {
+  return (with2024Illustration ??= catalogWithEdits({
     'tables/retirement_international/pension.yaml': (text) => {
       let edited = text
       for (const [series, rate] of [['first_segment_rate', '0.0545'], ['second_segment_rate', '0.0552'], ['third_segment_rate', '0.0543']]) {
@@ -152,7 +158,7 @@ function catalogWith2024Illustration() {
       assert.ok(edited.includes(age45))
       return edited.split(age45).join('          - { age: "40", factor: "0.2" }\n' + age45)
     },
-  })
+  }))
 }
 
 test("PBGC's 2024 present value of its maximum guarantee, a § 417(e) computation, is met within 0.06%", async () => {

@@ -53,8 +53,29 @@ test('a search with a 619-byte name that NFKC makes 3,600 characters is a 400 na
     }
   }))
 
-/** A service whose `execution: worker` endpoints run on a pool of one thread, for `use`; both closed after. */
+/**
+ * The pool of one thread with the default queue, and the service on it, shared by every test that
+ * sets no queue bound of its own: each pool's thread loads the whole catalog, seconds of CPU that
+ * five tests paid five times. The tests run one after another and each awaits every answer it asked
+ * for, so each finds the thread idle, as on a pool of its own.
+ */
+let shared: Promise<{ pool: EvaluationPool; service: Service }> | undefined
+test.after(async () => {
+  if (!shared) return
+  const { pool, service } = await shared
+  await service.close()
+  await pool.close()
+})
+
+/** A service whose `execution: worker` endpoints run on a pool of one thread, for `use`; a pool with its own `maxQueue` is closed after. */
 async function onPool(use: (service: Service) => Promise<void>, maxQueue?: number): Promise<void> {
+  if (maxQueue === undefined) {
+    shared ??= (async () => {
+      const pool = newPool()
+      return { pool, service: await startServiceWith({ pool }) }
+    })()
+    return use((await shared).service)
+  }
   const pool = newPool(maxQueue)
   const service = await startServiceWith({ pool })
   try {
