@@ -21,7 +21,7 @@
  * load test.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -256,7 +256,10 @@ interface Engine {
 /** The baseline build's engine and catalog, in this process; undefined if it cannot be loaded. */
 async function baselineEngine(baseline: Baseline): Promise<Engine | undefined> {
   try {
-    const engine = (await import(pathToFileURL(join(baseline.dist, 'engine', 'index.js')).href)) as { loadCatalog: typeof loadCatalog; answer: Engine['answer'] }
+    // Since the house move (issue 25) the service's entry is service/index.js; a build before it has
+    // engine/index.js only.
+    const entry = existsSync(join(baseline.dist, 'service', 'index.js')) ? join(baseline.dist, 'service', 'index.js') : join(baseline.dist, 'engine', 'index.js')
+    const engine = (await import(pathToFileURL(entry).href)) as { loadCatalog: typeof loadCatalog; answer: Engine['answer'] }
     return { catalog: engine.loadCatalog({ rulesDir: join(baseline.dir, 'rules'), tablesDir: join(baseline.dir, 'tables') }), answer: engine.answer }
   } catch (error) {
     console.error(`bench: the baseline's engine did not load in process: ${(error as Error).message.split('\n')[0]}`)
