@@ -17,10 +17,10 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import Database from 'better-sqlite3'
 import { Dec, parseExact } from '../values/decimal.js'
+import { identifierForm } from '../functions/entity-index.js'
 import type { Problem } from '../errors.js'
 import type { Value } from '../model/types.js'
 import { readRows, type ColumnType, type DatasetDescriptor } from './rows.js'
-import { identifierForm } from '../functions/entity-index.js'
 
 /** A data set to load: its descriptor, its data file, and the name problems give it. */
 export interface DatasetFile {
@@ -44,15 +44,15 @@ export interface DatasetStore {
   keyValues(): Value[]
   /** How many rows the data set holds (what a coverage statement reports). */
   count(): number
+  /** The rows whose identifier column holds `value` (compared in identifierForm), in file order. */
+  withIdentifier(column: string, value: Value): Record<string, Value>[]
+  /** The rows counted by the distinct values of some columns, sorted by them (each { ...values, rows }). */
+  counts(columns: string[]): Record<string, Value>[]
   /**
    * The rows whose search columns share words with `text`, best first (FTS5's BM25 rank), at most
    * `limit`; none for a text without words.
    */
   search(text: string, limit: number): Record<string, Value>[]
-  /** The rows whose identifier column holds `value` (compared in identifierForm), in file order. */
-  withIdentifier(column: string, value: Value): Record<string, Value>[]
-  /** The rows counted by the distinct values of some columns, sorted by them (each { ...values, rows }). */
-  counts(columns: string[]): Record<string, Value>[]
 }
 
 /**
