@@ -13,11 +13,17 @@
  *
  *   npm run build && node dist/bench/million.js [ROWS=1000000] [QUERIES=5000]
  *
+ * BENCH_COMPARE=<another build's dist/engine/data/store.js> also opens the same file with that build's
+ * store code (importing it when its store is not in the cache, timed) and times its search by name in
+ * the same run, query by query alternately with this build's, counting the searches whose answers
+ * differ: a same-run baseline (e.g. main's build beside a branch's).
+ *
  * Targets (issue 29): a lookup by number and a search by name each within 10 ms at p99.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, readdirSync, createWriteStream } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { once } from 'node:events'
 import { openDatasets } from '../engine/data/store.js'
 import type { DatasetDescriptor } from '../engine/data/rows.js'
@@ -161,6 +167,40 @@ async function main(): Promise<void> {
       const rows = store.search(typed[i % typed.length]!, 50)
       if (rows.some((r) => r.name === names[i % names.length])) hits++
     }, () => (hits = 0))
+    // The same searches with another build's store code, alternating query by query with this one's.
+    const compare = process.env.BENCH_COMPARE
+    let compared: { importMs: number; reused: boolean; ours: number[][]; theirs: number[][]; differ: number } | undefined
+    if (compare) {
+      const other = (await import(pathToFileURL(compare).href)) as { openDatasets: typeof openDatasets }
+      // Its own folder, so the store size above stays this build's.
+      const theirCache = join(dir, 'compare-cache')
+      const theirStores = () => (existsSync(theirCache) ? readdirSync(theirCache).filter((f) => f.endsWith('.sqlite')) : [])
+      const before2 = theirStores().length
+      const s2 = performance.now()
+      const theirStore = other.openDatasets([{ id: 'nppes_synthetic', descriptor, path, shown: 'providers.csv' }], theirCache, problems).get('nppes_synthetic')
+      const importMs2 = performance.now() - s2
+      if (!theirStore || problems.length > 0) throw new Error(`the comparison's import failed: ${problems.map((p) => p.message).join('; ')}`)
+      const measure = (s: typeof store, text: string): [number, number, string] => {
+        const w = performance.now()
+        const c0 = process.cpuUsage()
+        const rows = s.search(text, 50)
+        const used = process.cpuUsage(c0)
+        return [performance.now() - w, (used.user + used.system) / 1000, JSON.stringify(rows)]
+      }
+      for (let i = 0; i < 200; i++) (measure(store, typed[i % typed.length]!), measure(theirStore, typed[i % typed.length]!))
+      const ours: number[][] = [[], []]
+      const theirs: number[][] = [[], []]
+      let differ = 0
+      for (let i = 0; i < QUERIES; i++) {
+        const text = typed[i % typed.length]!
+        // Alternate which goes first, so neither always finds the other's pages warm.
+        const [a, b] = i % 2 === 0 ? [measure(store, text), measure(theirStore, text)] : (([y, x]) => [x, y])([measure(theirStore, text), measure(store, text)])
+        ours[0]!.push(a[0]), ours[1]!.push(a[1]), theirs[0]!.push(b[0]), theirs[1]!.push(b[1])
+        if (a[2] !== b[2]) differ++
+      }
+      for (const list of [...ours, ...theirs]) list.sort((x, y) => x - y)
+      compared = { importMs: importMs2, reused: theirStores().length === before2, ours, theirs, differ }
+    }
     const end = finishRunInfo(info)
     const row = (what: string, t: number[], c: number[]) => `| ${what} | ${ms(quantile(t, 0.5))} | ${ms(quantile(t, 0.99))} | ${ms(t[t.length - 1]!)} | ${ms(quantile(c, 0.5))} | ${ms(quantile(c, 0.99))} | ${quantile(t, 0.99) <= 10 ? 'yes' : '**no**'} |`
     console.log(`commit ${info.commit}${info.dirty ? ' (dirty)' : ''}, Node ${info.node}, ${info.cores} cores, load ${info.load_before.join('/')} → ${end.load_after?.join('/')}`)
@@ -169,7 +209,12 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|')
     console.log(row('lookup by NPI (key index)', byNumber, cpu.number!))
     console.log(row('search by name, 50 best (words index)', byName, cpu.name!))
+    if (compared) {
+      console.log(row('search by name, this build (alternating)', compared.ours[0]!, compared.ours[1]!))
+      console.log(row(`search by name, ${compare} (alternating)`, compared.theirs[0]!, compared.theirs[1]!))
+    }
     console.log(`lookups found ${found} rows; the searched name was among the 50 best in ${hits} of ${QUERIES} searches`)
+    if (compared) console.log(`comparison build: ${compared.reused ? 'store reused' : `import ${(compared.importMs / 1000).toFixed(1)} s`}; answers differed in ${compared.differ} of ${QUERIES} searches`)
   } finally {
     if (!kept) rmSync(dir, { recursive: true, force: true })
   }

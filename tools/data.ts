@@ -15,7 +15,8 @@
  *       (current.json: source, retrieval day, SHA-256, rows), and build the data sets' store beside
  *       them (DATA_DIR/datasets/.store), which every process and pod then opens read-only. A
  *       running service swaps it in within DATA_RELOAD_SECONDS. Anything that fails leaves the
- *       data serving now untouched.
+ *       data serving now untouched. A file larger than DATA_MAX_DOWNLOAD_BYTES (2 GiB unless set)
+ *       is refused, downloaded or local.
  *
  * NAME is a data set's id (`fda.warning_letters.fda_warning_letters`) or its table name
  * (`fda_warning_letters`). Exit code 0 when done, 1 when an update was refused, 2 for a usage error.
@@ -39,6 +40,12 @@ import { ImportError } from './data/importer.js'
 const DEFAULT_MAX_DROP = 0.2
 /** How long a download may take before it is given up (a setting). */
 const DOWNLOAD_TIMEOUT_MS = 300_000
+/**
+ * The most bytes an update reads, downloaded or from --from, where DATA_MAX_DOWNLOAD_BYTES does not
+ * say (a setting): a file is read whole into memory, so a publisher's runaway or wrong file stops
+ * here instead of exhausting the machine. 2 GiB is far above every data set loaded now.
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * 2 ** 30
 
 export interface DataOptions {
   rulesDir: string
@@ -48,9 +55,19 @@ export interface DataOptions {
   today: string
   /** The law already loaded with `datasetsDir` (the tests keep one); otherwise loaded here. */
   law?: Law
+  /** The most bytes an update reads (DATA_MAX_DOWNLOAD_BYTES; DEFAULT_MAX_DOWNLOAD_BYTES unless set). */
+  maxDownloadBytes?: number
 }
 
 export const defaultOptions = (): DataOptions => ({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: DATASETS_DIR, today: new Date().toISOString().slice(0, 10) })
+
+/** The download limit DATA_MAX_DOWNLOAD_BYTES sets (a whole number of bytes), or the default. */
+export function downloadLimit(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.DATA_MAX_DOWNLOAD_BYTES?.trim()
+  if (text === undefined || text === '') return DEFAULT_MAX_DOWNLOAD_BYTES
+  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UpdateRefused(`DATA_MAX_DOWNLOAD_BYTES is a whole number of bytes (the default is ${DEFAULT_MAX_DOWNLOAD_BYTES}), got ${JSON.stringify(env.DATA_MAX_DOWNLOAD_BYTES)}`)
+  return Number(text)
+}
 
 /** A refused update: said to the user, nothing installed. */
 export class UpdateRefused extends Error {}
@@ -144,8 +161,10 @@ function statusText(rows: StatusRow[]): string {
     .join('\n')
 }
 
-/** The publisher's file, from a URL or a local path; any failure (an HTTP error, a cut download) refuses. */
-async function obtain(from: string): Promise<{ bytes: Buffer; fetchedFrom: string }> {
+/** The publisher's file, from a URL or a local path; any failure (an HTTP error, a cut download, more than `limit` bytes) refuses. */
+async function obtain(from: string, limit: number): Promise<{ bytes: Buffer; fetchedFrom: string }> {
+  const tooLarge = (size: string) =>
+    new UpdateRefused(`${from} ${size}; an update reads at most ${limit.toLocaleString('en-US')} bytes (DATA_MAX_DOWNLOAD_BYTES); nothing was installed`)
   if (/^https?:\/\//.test(from)) {
     let response: Response
     try {
@@ -154,15 +173,31 @@ async function obtain(from: string): Promise<{ bytes: Buffer; fetchedFrom: strin
       throw new UpdateRefused(`cannot download ${from}: ${(error as Error).message}`)
     }
     if (response.status !== 200) throw new UpdateRefused(`${from} answered ${response.status} ${response.statusText}; nothing was installed`)
+    // Refused before a byte is read when the server says how large it is; counted as it comes otherwise.
+    const announced = Number(response.headers.get('content-length') ?? NaN)
+    if (announced > limit) {
+      await response.body?.cancel().catch(() => {})
+      throw tooLarge(`announces ${announced.toLocaleString('en-US')} bytes`)
+    }
+    const chunks: Uint8Array[] = []
+    let received = 0
     try {
       // A download cut short (fewer bytes than Content-Length, or the connection reset) throws here.
-      return { bytes: Buffer.from(await response.arrayBuffer()), fetchedFrom: from }
+      for await (const chunk of response.body ?? []) {
+        received += chunk.byteLength
+        if (received > limit) break
+        chunks.push(chunk)
+      }
     } catch (error) {
       throw new UpdateRefused(`the download of ${from} was cut short (${(error as Error).message}); nothing was installed`)
     }
+    if (received > limit) throw tooLarge('sent more than that')
+    return { bytes: Buffer.concat(chunks), fetchedFrom: from }
   }
   const path = resolve(from)
   if (!existsSync(path)) throw new UpdateRefused(`--from ${from}: no such file`)
+  const size = statSync(path).size
+  if (size > limit) throw tooLarge(`holds ${size.toLocaleString('en-US')} bytes`)
   return { bytes: readFileSync(path), fetchedFrom: path }
 }
 
@@ -191,13 +226,15 @@ export async function updateDataset(d: DatasetEntry, o: DataOptions, args: { fro
   const retrieved = args.retrieved ?? o.today
   if (!/^\d{4}-\d{2}-\d{2}$/.test(retrieved) || Number.isNaN(Date.parse(retrieved))) throw new UpdateRefused(`--retrieved ${retrieved} is not a day written YYYY-MM-DD`)
 
-  const { bytes, fetchedFrom } = await obtain(from)
+  const { bytes, fetchedFrom } = await obtain(from, o.maxDownloadBytes ?? downloadLimit())
   const source = sourceUrl(d)
   let imported: { csv: string; count: number }
   try {
     imported = importer.run(bytes.toString('utf8'), { sourceUrl: source, retrieved }, u.options ?? {})
   } catch (error) {
     if (error instanceof ImportError) throw new UpdateRefused(`${d.id}: the file is not in the publisher's format (${importer.reads}): ${error.message}; nothing was installed`)
+    // An importer reads the file as one text, which Node caps (about 512 MiB); say so rather than crash.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw new UpdateRefused(`${d.id}: the file (${bytes.length.toLocaleString('en-US')} bytes) is larger than one text Node can hold, and the importer reads it whole; nothing was installed`)
     throw error
   }
   const sha256 = createHash('sha256').update(imported.csv).digest('hex')

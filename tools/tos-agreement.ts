@@ -27,7 +27,8 @@ import { answer, loadCatalog, type Catalog } from '../service/index.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 import { withOperatorLimits } from '../service/project/catalog.js'
 
-answerHelp(import.meta.url)
+// Only when run as a command: tools/tos-explain.ts imports the split from here and answers its own --help.
+if (process.argv[1] === fileURLToPath(import.meta.url)) answerHelp(import.meta.url)
 
 interface DimensionVerdict {
   dimension: string

@@ -14,7 +14,7 @@ import { refreshDatasets, updateFolder } from '../../engine/data/updates.js'
 import { ROOT, RULES_DIR, TABLES_DIR } from '../../service/project/paths.js'
 import { parse } from 'yaml'
 import { IMPORTERS } from '../../tools/data/importers.js'
-import { main, type DataOptions, type StatusRow } from '../../tools/data.js'
+import { main, downloadLimit, DEFAULT_MAX_DOWNLOAD_BYTES, type DataOptions, type StatusRow } from '../../tools/data.js'
 
 const test = suite('tools/data')
 const ID = 'fda.warning_letters.fda_warning_letters'
@@ -34,6 +34,11 @@ const recorded: Record<string, (res: import('node:http').ServerResponse) => void
     res.end('internal error')
   },
   '/hundred.csv': (res) => res.end(`${lines.slice(0, 101).join('\n')}\n`),
+  // Sent in chunks with no Content-Length: its size is known only as it comes.
+  '/chunked.csv': (res) => {
+    res.write(extract.slice(0, 1000))
+    res.end(extract.slice(1000))
+  },
 }
 
 let server: Server
@@ -134,6 +139,35 @@ for (const [what, path, said] of [
     assert.is(letters(law).store?.count(), 3374)
   })
 }
+
+// DATA_MAX_DOWNLOAD_BYTES: a file is read whole into memory, so an update reads at most so many bytes.
+test('a file larger than the download limit is refused, announced, sent in chunks or local, and the last good copy keeps serving', async () => {
+  const before = installed().sha256
+  options.maxDownloadBytes = 100_000
+  try {
+    for (const [from, said] of [
+      [`${base}/letters.csv`, `announces ${Buffer.byteLength(extract).toLocaleString('en-US')} bytes; an update reads at most 100,000 bytes (DATA_MAX_DOWNLOAD_BYTES)`],
+      [`${base}/chunked.csv`, 'sent more than that; an update reads at most 100,000 bytes'],
+      [join(TABLES_DIR, 'fda/warning_letters/extract/warning_letters.csv'), `holds ${Buffer.byteLength(extract).toLocaleString('en-US')} bytes`],
+    ]) {
+      const r = await run('update', 'fda_warning_letters', '--from', from)
+      assert.is(r.code, 1, from)
+      assert.match(r.err, said)
+      assert.match(r.err, 'nothing was installed')
+      assert.is(installed().sha256, before)
+      assert.is(letters(law).store?.count(), 3374)
+    }
+    // Under the limit, the same chunked download installs.
+    options.maxDownloadBytes = Buffer.byteLength(extract)
+    assert.is((await run('update', 'fda_warning_letters', '--from', `${base}/chunked.csv`)).code, 0)
+  } finally {
+    delete options.maxDownloadBytes
+  }
+  assert.is(downloadLimit({}), DEFAULT_MAX_DOWNLOAD_BYTES)
+  assert.is(DEFAULT_MAX_DOWNLOAD_BYTES, 2 * 2 ** 30)
+  assert.is(downloadLimit({ DATA_MAX_DOWNLOAD_BYTES: '5000000' }), 5_000_000)
+  assert.throws(() => downloadLimit({ DATA_MAX_DOWNLOAD_BYTES: '2GB' }), /DATA_MAX_DOWNLOAD_BYTES is a whole number of bytes/)
+})
 
 test('--force installs a smaller copy, and a serving process swaps it in without a restart', async () => {
   const serving = loadLaw({ rulesDir: RULES_DIR, tablesDir: TABLES_DIR, datasetsDir: options.datasetsDir, dataCacheDir: cache })

@@ -35,13 +35,15 @@ test('RULES.md carries the per-dimension agreement on both parts the tool comput
   assert.fixture(recorded!, summaryBlock(await measure()))
 })
 
-// The split is a rule on the service id, fixed before any tuning: these ids are the held-out part of the
-// 38 analyses it was fixed on, so a change to the rule (which would let the held-out part be chosen) fails here.
+// The split is a rule on the service id, fixed before any tuning: the first sixteen ids are the held-out part
+// of the 38 analyses it was fixed on, the other eight the services curated for issue 31 that the same rule
+// put there, so a change to the rule (which would let the held-out part be chosen) fails here.
 test('the held-out part is the services whose SHA-256 first byte is divisible by 3', () => {
   const services = [...catalog().families!.get('tos.services')!.members.keys()].sort()
-  const held = ['airbnb', 'amazon_web_services', 'deepseek', 'discord', 'github', 'google_apis', 'google_cloud_platform', 'linkedin', 'llama_api', 'microsoft', 'perplexity', 'pinterest', 'stack_overflow', 'tumblr', 'youtube', 'zoom']
-  for (const id of held) assert.ok(services.includes(id), id)
-  assert.equal(services.filter((s) => partOf(s) === 'held_out'), held)
+  const fixed = ['airbnb', 'amazon_web_services', 'deepseek', 'discord', 'github', 'google_apis', 'google_cloud_platform', 'linkedin', 'llama_api', 'microsoft', 'perplexity', 'pinterest', 'stack_overflow', 'tumblr', 'youtube', 'zoom']
+  const grown = ['chatgpt', 'claude_ai', 'goodreads', 'imdb', 'protonmail', 'qwant', 'streamable', 'webcrawler']
+  for (const id of [...fixed, ...grown]) assert.ok(services.includes(id), id)
+  assert.equal(services.filter((s) => partOf(s) === 'held_out'), [...fixed, ...grown].sort())
 })
 
 test.run()

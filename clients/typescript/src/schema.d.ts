@@ -839,7 +839,7 @@ export interface paths {
          *
          *     Caps each year's covered earnings at that year's contribution and benefit base, indexes them to the national average wage index of the year the worker attains 60 (later years at face value), averages the highest 35 years (fewer for those born before 1929) into the AIME rounded down to the dollar, applies 90 %, 32 % and 15 % between the eligibility year's bend points (PIA rounded down to the dime, 42 U.S.C. § 415(a)), adds the cost-of-living increases to the calculation year (each rounded down to the dime), and gives the monthly benefit at the claiming age (early reduction or delayed credits, rounded down to the dollar), with the spouse's and widow(er)'s benefits on a spouse's PIA.
          *
-         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Survivors' benefits on the record of a worker who died before 62 (a PIA on the years to death), a widow(er) without a child in care counted in the survivors' family maximum, an aged spouse's benefit on the worker's record counted in the family maximum, the combined family maximum of 20 CFR 404.405, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
+         *     It will not answer: Disability (SSDI) computations, including the disability family maximum (POST /ssdi/estimate-benefit); Survivors' benefits on the record of a worker who died before 62 (a PIA on the years to death), a widow(er) without a child in care counted in the survivors' family maximum, an aged spouse's benefit on the worker's record counted in the family maximum, a combined family maximum where the spouse has the higher PIA or is disabled, and children's benefits month by month as they age out; The earnings test's withholding of a spouse's or child's benefit on the worker's record, the monthly test of the first year for uneven earnings (20 CFR 404.435), and exempt amounts of years not yet announced; Projected future earnings, wage growth or COLAs: a worker not yet 62 in the calculation year is computed in that year's dollars; The special minimum PIA, the old-start and transitional-guarantee computations (born before 1917 or 1917–1921), railroad and military service credits, and recomputations other than the one adding the calculation year's earnings.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -863,9 +863,9 @@ export interface paths {
          * Social Security claiming ages (62 to 70 by month) that maximise a person's or a couple's expected lifetime benefits
          * @description Social Security claiming ages (62 to 70 by month) that maximise a person's or a couple's expected lifetime benefits.
          *
-         *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living under SSA's 2022 period life table and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons.
+         *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living (SSA's 2022 period life table by default; SSA's cohort table of the year of birth, or a fixed age at death, as `mortality` chooses) and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons. Also searched: a widow(er)'s own and widow(er)'s benefits in either order (`deceased_spouse`, or a `former_spouse` who has died), a divorced spouse's benefit on a living former spouse's record (`former_spouse`), the children's benefits on the person's record within the family maximum (`children`), a voluntary suspension of a benefit already claimed (from full retirement age to 70), and the grace year of the earnings test from a quit-work date.
          *
-         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Divorced spouses, children's and parents' benefits, the family maximum, disability benefits, voluntary suspension, and retroactive filing of the spouse's benefit (a retroactive claim of the worker's own benefit at or after full retirement age is searched); A survivor choosing to take a reduced widow(er)'s benefit before survivor full retirement age: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
+         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Parents' benefits, a child-in-care spouse's or mother's/father's benefit, children on the spouse's record or sharing the family maximum with a spouse's benefit, children's survivor benefits, disability benefits, and retroactive filing of the spouse's benefit and of a widow(er)'s benefit reduced for age (a retroactive claim of the worker's own benefit at or after full retirement age, and of an unreduced widow(er)'s benefit, is searched); For a couple, the survivor's choice after the first death: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); a widow(er)'s choice of a reduced widow(er)'s benefit and its order with the own benefit is searched for a single person with deceased_spouse; A living former spouse's death: the divorced spouse's benefit is counted while the person lives, the surviving divorced spouse's benefit that would follow is not; the earnings test with a widow(er)'s, divorced spouse's or children's benefits (refused), and a suspension where a spouse's or divorced spouse's benefit is paid (not searched); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7374,6 +7374,22 @@ export interface components {
              * @default false
              */
             spouse_child_in_care?: boolean;
+            /** @description The year the children sent became entitled on the spouse's record too (the spouse entitled to retirement or disability benefits, or deceased). Given, the family maximum on the worker's record, where the children are paid, is the sum of both records' family maximums, at most the combined limit of that year (175 % of the PIA of an AIME of one-twelfth of the year's contribution and benefit base), in the calculation year's dollars (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); a year after the calculation year takes the calculation year's limit. Needs children, spouse_aime, spouse_date_of_birth and spouse_pia equal to the spouse's PIA; the worker's PIA must be the higher (children are paid on the record with the higher PIA, POMS RS 00615.772). */
+            simultaneous_entitlement_year?: number;
+            /**
+             * @description Send true for the year-by-year table (`year_by_year`): it is left out by default, as it costs several times the rest of the estimate and adds up to 58 rows; sending year_by_year_to_age asks for it too. Default false.
+             * @default false
+             */
+            include_year_by_year?: boolean;
+            /** @description The worker's age in years through whose calendar year `year_by_year` runs (sending it asks for the table). Default 90 (tables/social_security/estimate.yaml). */
+            year_by_year_to_age?: number;
+            /** @description The spouse's AIME in whole dollars, for the spouse's old-age family maximum in a combined family maximum (with simultaneous_entitlement_year). */
+            spouse_aime?: number;
+            /**
+             * Format: date
+             * @description The spouse's date of birth, for the spouse's bend points in a combined family maximum (with simultaneous_entitlement_year).
+             */
+            spouse_date_of_birth?: string;
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
@@ -7479,13 +7495,39 @@ export interface components {
             };
             /** @description The RIB-LIM limit on the widow(er)'s benefit: the larger of the spouse's reduced benefit and 82.5 % of the spouse's PIA, rounded down to the dime (null without spouse_benefit). */
             rib_lim?: number | null;
+            /** @description Present with include_year_by_year (or year_by_year_to_age). Each calendar year from the year benefits start (or the calculation year, if later; on a deceased worker's record the calculation year) through the year the worker attains year_by_year_to_age (at most 58 rows): what each person is paid on the worker's record, month by month from the figures of this answer, in the calculation year's dollars (cost-of-living increases are not projected). The worker's benefit counts the lower amount until the credits of the year of entitlement are added, no benefit for months the earnings test withholds or a suspension suspends, and the benefit recomputed at full retirement age or after the suspension; each child's and the child-in-care spouse's benefit is figured for each month within the family maximum (social_security.family), so that the shares grow as a child's benefit ends. Not counted: the worker's own spouse's or widow(er)'s benefit on spouse_pia and a benefit on a former spouse's record (their start is not an input). */
+            year_by_year?: {
+                /** @description The calendar year. */
+                year?: unknown;
+                /** @description The age the worker attains in the year. */
+                worker_age?: number;
+                /** @description Months of the year the worker's retirement benefit is paid. */
+                worker_months_paid?: number;
+                /** @description The worker's benefit for December of the year, dollars (0 when not paid then). */
+                worker_monthly_benefit?: number;
+                /** @description The worker's benefits of the year, dollars. */
+                worker?: number;
+                /** @description The child-in-care spouse's (or mother's or father's) benefits of the year, dollars. */
+                spouse_child_in_care?: number;
+                /** @description Each child sent, in order. */
+                children?: {
+                    /** @description As sent. */
+                    date_of_birth?: string;
+                    /** @description Months of the year the child's benefit is paid. */
+                    months_paid?: number;
+                    /** @description The child's benefits of the year, dollars. */
+                    paid?: number;
+                }[];
+                /** @description All of the above, dollars. */
+                total?: number;
+            }[];
             /** @description Present when children or spouse_child_in_care are sent: the benefits on the worker's record to the family in one month, within the old-age family maximum (42 U.S.C. §§ 402(b), (d), 403(a)). */
             family?: {
                 /** @description The month figured for (YYYY-MM): the month the worker's benefit starts, or January of the calculation year if it started before (January of the calculation year on a deceased worker's record). */
                 family_month?: string;
                 /** @description living, or deceased with worker_deceased (survivors' rates, the whole maximum shared). */
                 record?: string;
-                /** @description The old-age family maximum in the calculation year, dollars a month. */
+                /** @description The old-age family maximum in the calculation year, dollars a month (the combined family maximum with simultaneous_entitlement_year). */
                 family_maximum?: number;
                 /** @description What the maximum leaves for the family: the family maximum less the worker's PIA (the worker's own benefit is outside it, SSA Handbook § 732.2); on a deceased worker's record the whole maximum (§ 732.3). */
                 available_for_family?: number;
@@ -7516,6 +7558,25 @@ export interface components {
                 spouse_child_in_care_benefit_dime?: number;
                 /** @description The spouse's benefit paid, rounded down to the dollar. */
                 spouse_child_in_care_benefit?: number;
+                /** @description Present with simultaneous_entitlement_year: the combined family maximum the family's benefits share (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); family_maximum above is then this combined one. */
+                combined_family_maximum?: {
+                    /** @description As sent. */
+                    simultaneous_entitlement_year?: number;
+                    /** @description The worker's own old-age family maximum in the calculation year. */
+                    worker_family_maximum?: number;
+                    /** @description The spouse's PIA from spouse_aime, in the calculation year. */
+                    spouse_pia?: number;
+                    /** @description The spouse's old-age family maximum from spouse_aime, in the calculation year. */
+                    spouse_family_maximum?: number;
+                    /** @description The two maximums added. */
+                    sum_of_family_maximums?: number;
+                    /** @description The year whose limit applies: the year of simultaneous entitlement, or the calculation year if that is later. */
+                    limit_year?: number;
+                    /** @description The combined limit in the calculation year's dollars: 175 % of the PIA of an AIME of one-twelfth of the limit year's contribution and benefit base, to the dime, with each later cost-of-living increase. */
+                    limit?: number;
+                    /** @description The smaller of the sum and the limit. */
+                    combined_family_maximum?: number;
+                };
             };
             /** @description Present with former_spouse_pia: the benefit on the former spouse's record. It counts against no family maximum (20 CFR 404.403(a)(3)) and is not suspended with the former spouse's voluntary suspension. */
             divorced_spouse?: {
@@ -7666,6 +7727,11 @@ export interface components {
             calculation_date: string;
             /** @description Real (after inflation) yearly discount rate, a fraction from -0.05 to 0.20. Default: 0.02 (tables/social_security/filing_strategy.yaml). */
             discount_rate?: number;
+            /**
+             * @description What each month's benefit is weighed by: `ssa_period`, SSA's period life table 2022 of the 2025 Trustees Report (default); `ssa_cohort`, SSA's cohort life table of each person's calendar year of birth (2025 Trustees Report, intermediate assumptions; loaded for births 1910 to 2010); `assumed_age_at_death`, each person living every month before the month `assumed_age_at_death` is attained and none from it (no benefit is paid for the month of death, 42 U.S.C. § 402(a)). Tables in tables/social_security/life_table.yaml and mortality.yaml, with their sources.
+             * @enum {string}
+             */
+            mortality?: "ssa_period" | "ssa_cohort" | "assumed_age_at_death";
             /** @description The person (for a couple, either spouse). */
             person: {
                 /**
@@ -7689,8 +7755,17 @@ export interface components {
                  * @enum {string}
                  */
                 sex: "male" | "female";
-                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it. */
+                /** @description Age in months at which the retirement benefit was already claimed (or is fixed); 744 = 62 years 0 months, 840 = 70, and 744 only for one born on the 2nd of a month (62 throughout that month, 20 CFR 404.311(a)(2)); otherwise refused naming the first payable month. The search then keeps it; for a claim already started (at or before the calculation month) it also weighs a voluntary suspension (42 U.S.C. § 402(z); 20 CFR 404.313): from the first month one may begin (the month after the calculation month, not before full retirement age) to each later age up to 70, with the delayed retirement credits earned, nothing paid on the record (but to a divorced spouse) nor to the person on another's meanwhile. */
                 claimed_age_months?: number;
+                /** @description With children and pia: the family maximum on the person's record, dollars a month (42 U.S.C. § 403(a); on SSA's benefit verification, or POST /social-security/estimate's family figures). With an earnings record it is computed from it and must be left out. */
+                family_maximum?: number;
+                /**
+                 * Format: date
+                 * @description The last day of work (YYYY-MM-DD), with expected_earnings: the earnings test counts the expected earnings of the year of quitting up to its month and none after, and the months after it in that year are non-service months, for which nothing is withheld in the grace year, the first year of entitlement with one (20 CFR 404.435). Default: work until full retirement age.
+                 */
+                quit_work_date?: string;
+                /** @description With `mortality: assumed_age_at_death`, required: the age in years whose month of attainment is the first the person is taken as not living (after the age in the calculation month). */
+                assumed_age_at_death?: number;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
             spouse?: {
@@ -7715,7 +7790,79 @@ export interface components {
                  * @enum {string}
                  */
                 sex: "male" | "female";
-                /** @description Age in months at which the spouse already claimed (or will, fixed). */
+                /** @description Age in months at which the spouse already claimed (or will, fixed); for a claim already started, a voluntary suspension is weighed as for the person. */
+                claimed_age_months?: number;
+                /**
+                 * Format: date
+                 * @description The spouse's last day of work, with expected_earnings, for the grace year (20 CFR 404.435).
+                 */
+                quit_work_date?: string;
+                /** @description With `mortality: assumed_age_at_death`, required: the spouse's assumed age at death in years. */
+                assumed_age_at_death?: number;
+            };
+            /**
+             * @description The person's children, for child's benefits on the person's record (42 U.S.C. § 402(d)): one-half of the PIA each, paid from the month the person's benefit starts while the person lives and the child is entitled (under 18, a full-time elementary or secondary school student under 19, or disabled before 22), all within the family maximum less the PIA (§ 403(a); SSA Handbook § 732), figured by the same rules as POST /social-security/estimate for each stretch of months in which the children entitled do not change. They enter every claim's value, so a child can make an earlier claim best; a suspension suspends them (§ 402(z)(3)). Needs the earnings record or, with pia, person.family_maximum. Not with deceased_spouse or expected_earnings, nor for a couple in which the spouse is paid a spouse's benefit on the person's record (the family maximum they share is not modelled). Default: none.
+             * @default []
+             */
+            children?: {
+                /**
+                 * Format: date
+                 * @description The child's date of birth, at most calculation_date.
+                 */
+                date_of_birth: string;
+                /**
+                 * Format: date
+                 * @description The last day the child will be a full-time elementary or secondary school student (YYYY-MM-DD): from 18 the benefit continues to the earlier of that month and the month before 19 (§ 402(d)(1)(B)(i), (d)(7)).
+                 */
+                student_until?: string;
+                /**
+                 * @description The child has a disability that began before 22: entitled at any age (§ 402(d)(1)(B)(ii)). Default false.
+                 * @default false
+                 */
+                disabled?: boolean;
+            }[];
+            /** @description For a single person (no spouse): a former spouse, on whose record the person may be paid (42 U.S.C. § 402(b), (e); eligibility as POST /social-security/estimate figures it: married 10 years or more immediately before the divorce, 20 CFR 404.331, 404.336). Living: the divorced spouse's benefit, half the former spouse's PIA over the person's own benefit, reduced for age, from the person's own claim (deemed filing, § 402(r)) once the record pays: the former spouse entitled, or independently entitled once 62 and two years after the divorce (§ 402(b)(5)(A)); every claim's value counts it while the person lives (the former spouse taken to outlive the person). Died (date_of_death): the surviving divorced spouse's benefit, searched as deceased_spouse's widow(er)'s benefit. Not with spouse, deceased_spouse, children or expected_earnings. */
+            former_spouse?: {
+                /**
+                 * Format: date
+                 * @description The former spouse's date of birth.
+                 */
+                date_of_birth: string;
+                /** @description The former spouse's primary insurance amount, dollars a month, in today's dollars. */
+                pia: number;
+                /**
+                 * Format: date
+                 * @description The date of the marriage.
+                 */
+                marriage_date: string;
+                /**
+                 * Format: date
+                 * @description The date the divorce became final, after marriage_date and at most calculation_date.
+                 */
+                divorce_date: string;
+                /** @description Age in months at which the former spouse's own benefit started or will start (entitled from then); for one who has died, as deceased_spouse.claimed_age_months. Left out: not filed, so the record pays on independent entitlement. */
+                claimed_age_months?: number;
+                /**
+                 * Format: date
+                 * @description The former spouse's date of death, if they have died, at most calculation_date.
+                 */
+                date_of_death?: string;
+            };
+            /** @description For a widow(er) (a single person, no spouse): the deceased spouse (for a former spouse who has died, send former_spouse with date_of_death). The search then weighs every pair of starting ages of the person's own retirement benefit (62 to 70) and widow(er)'s benefit (60 to survivor full retirement age, 42 U.S.C. § 402(e), (f)), in either order: the widow(er)'s benefit alone first and the own benefit later, or the own first and the widow(er)'s benefit over it later; once both are paid the larger is paid in effect (§ 402(k)(3)(A)). The widow(er)'s benefit is reduced to 71.5 % at 60 (§ 402(q)(9)) and limited by RIB-LIM where the deceased claimed before full retirement age (§ 402(e)(2)(D); 20 CFR 404.338). Not with expected_earnings (the earnings test on the widow(er)'s benefit is not modelled). */
+            deceased_spouse?: {
+                /**
+                 * Format: date
+                 * @description The deceased's date of birth.
+                 */
+                date_of_birth: string;
+                /**
+                 * Format: date
+                 * @description The date of death, at most calculation_date.
+                 */
+                date_of_death: string;
+                /** @description The deceased's primary insurance amount, dollars a month, in today's dollars. */
+                pia: number;
+                /** @description Age in months at which the deceased's own retirement benefit started, if it did: a claim before full retirement age limits the widow(er)'s benefit by RIB-LIM (the larger of the deceased's benefit and 82.5 % of the PIA); delayed credits raise it. Left out: never claimed, and for a death at or past full retirement age the credits earned to the month of death count (20 CFR 404.313). */
                 claimed_age_months?: number;
             };
         } & {
@@ -7735,8 +7882,10 @@ export interface components {
             person_pia?: number;
             /** @description The spouse's PIA used; null for a single person. */
             spouse_pia?: number | null;
-            /** @description The life table used to weigh each month: SSA's period life table 2022 (2025 Trustees Report). */
+            /** @description The mortality used to weigh each month, as `mortality` chose it: SSA's period life table 2022 (2025 Trustees Report), SSA's cohort life table of the person's year of birth, or a fixed age at death (the person's; the spouse's is in `spouse_life_table`). */
             life_table?: string;
+            /** @description The same for the spouse (null for one person): a cohort table is the spouse's year of birth, a fixed age the spouse's. */
+            spouse_life_table?: string | null;
             /** @description The real yearly discount rate used, a fraction. */
             discount_rate?: number;
             /** @description How many claiming ages (single) or pairs of claiming ages (couple) were valued. */
@@ -7744,7 +7893,7 @@ export interface components {
             /** @description The claiming ages with the greatest expected present value. */
             best?: {
                 /** @description The person's claiming age in months (744 = 62 years 0 months). */
-                person_claim_age_months?: unknown;
+                person_claim_age_months?: number;
                 /** @description The spouse's claiming age in months; null for a single person. */
                 spouse_claim_age_months?: number | null;
                 /** @description Expected present value of the household's lifetime benefits at the calculation date, in today's dollars. */
@@ -7761,10 +7910,69 @@ export interface components {
                 person_months_withheld?: number;
                 /** @description The same for the spouse; null for a single person. */
                 spouse_months_withheld?: number | null;
+                /** @description Each calendar year from the calculation year through the year the younger attains 90 (at most 99 rows): the benefits each is paid under the best strategy while both live, in today's dollars, month by month by the rule of person_first_year (months the earnings test withholds paid nothing, the lower amount until the credits of the year of entitlement are added, from full retirement age the benefit recomputed without the months withheld; a retroactive claim's months counted in the calculation year, when they are paid in one sum) and the spouse's benefit from the month both have filed. The widow(er)'s benefit after a death is not listed: when a death comes is what the life table weighs. */
+                year_by_year?: {
+                    /** @description The calendar year. */
+                    year?: number;
+                    /** @description The age the person attains in the year. */
+                    person_age?: number;
+                    /** @description The person's retirement benefits of the year, dollars. */
+                    person_retirement_benefit?: number;
+                    /** @description The person's spouse's benefits of the year, dollars. */
+                    person_spousal_benefit?: number;
+                    /** @description The age the spouse attains in the year; null for one person. */
+                    spouse_age?: number | null;
+                    /** @description The spouse's retirement benefits of the year, dollars (0 for one person). */
+                    spouse_retirement_benefit?: number;
+                    /** @description The spouse's spouse's benefits of the year, dollars (0 for one person). */
+                    spouse_spousal_benefit?: number;
+                    /** @description The household's benefits of the year, dollars. */
+                    total?: number;
+                }[];
                 /** @description The person's own monthly benefit from full retirement age: recomputed without the months withheld (42 U.S.C. § 402(q)(7)), else the benefit at the claiming age. */
                 person_benefit_from_full_retirement_age?: number;
                 /** @description The same for the spouse; null for a single person. */
                 spouse_benefit_from_full_retirement_age?: number | null;
+                /** @description The voluntary suspension of the person's benefit already claimed, where it is the best strategy (42 U.S.C. § 402(z)); nulls and 0 months otherwise. */
+                person_suspension?: {
+                    /** @description The first month suspended (YYYY-MM). */
+                    first_month_suspended?: string | null;
+                    /** @description The first month paid again (YYYY-MM); the person's first-year list starts there. */
+                    first_month_paid_again?: string | null;
+                    /** @description The age in months paid again at (840 at the latest). */
+                    resume_age_months?: number | null;
+                    /** @description Months suspended; 0 when no suspension is best. */
+                    months_suspended?: number;
+                    /** @description The monthly benefit paid from then, with the delayed retirement credits earned while suspended, dollars. */
+                    benefit_after?: number | null;
+                };
+                /** @description The same for the spouse. */
+                spouse_suspension?: {
+                    /** @description The first month suspended (YYYY-MM). */
+                    first_month_suspended?: string | null;
+                    /** @description The first month paid again (YYYY-MM). */
+                    first_month_paid_again?: string | null;
+                    /** @description The age in months paid again at. */
+                    resume_age_months?: number | null;
+                    /** @description Months suspended; 0 when none. */
+                    months_suspended?: number;
+                    /** @description The monthly benefit paid from then, dollars. */
+                    benefit_after?: number | null;
+                };
+                /** @description Each child's monthly benefit on the person's record in the first month of the best claim (or the month paid again after a suspension), dollars, in the order sent (0 for a child not entitled then); empty without children. */
+                children_benefits?: number[];
+                /** @description With a living former spouse: the divorced spouse's benefit paid over the own benefit with the best claim, reduced for age at its start, dollars a month (0 when the own benefit is larger); null otherwise. */
+                divorced_spouse_benefit?: number | null;
+                /** @description Its first month (YYYY-MM); null when none is paid. */
+                divorced_spouse_first_month?: string | null;
+                /** @description For a widow(er): the age in months the widow(er)'s benefit starts at (before the own claim, the widow(er)'s benefit is paid alone); null otherwise. */
+                survivor_claim_age_months?: number | null;
+                /** @description For a widow(er): the widow(er)'s benefit at that age, reduced for age and limited by RIB-LIM, dollars a month before the own benefit is taken off it; null otherwise. */
+                survivor_benefit?: number | null;
+                /** @description For a widow(er): the first month of the widow(er)'s benefit (YYYY-MM). */
+                survivor_first_month?: string | null;
+                /** @description For a widow(er): months of the widow(er)'s benefit before the calculation month, by a retroactive application at or past survivor full retirement age (20 CFR 404.621), paid in one sum. */
+                survivor_retroactive_months?: number | null;
             };
             /** @description Expected present values of fixed strategies, for comparison (null where that age has passed). */
             comparison?: {
@@ -7785,6 +7993,15 @@ export interface components {
                 person?: number | null;
                 /** @description For the spouse's own benefit. */
                 spouse?: number | null;
+            };
+            /** @description With former_spouse: the eligibility on the former spouse's record (nulls otherwise). */
+            former_spouse?: {
+                /** @description Whether the person can be paid on the former spouse's record. */
+                eligible?: boolean | null;
+                /** @description divorced_spouse or surviving_divorced_spouse. */
+                kind?: string | null;
+                /** @description Why, citing the rule. */
+                reason?: string[] | null;
             };
             /** @description Why this strategy wins, in plain words. */
             reasons?: unknown[];

@@ -1,10 +1,11 @@
 // search_rows' index: a data set's search columns indexed by their words (SQLite FTS5), so a name is
 // compared with the rows sharing its words instead of every row.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import Database from 'better-sqlite3'
 import { openDatasets, searchWords, MAX_SEARCH_WORDS } from '../../../engine/data/store.js'
 import type { Problem } from '../../../engine/errors.js'
 
@@ -39,6 +40,61 @@ test('a text without words, or with operators, is only words', () => {
   assert.is(searchWords(many).length, MAX_SEARCH_WORDS)
   // A word with a typo at its end is looked for by its first letters.
   assert.equal(store.search('Zenith Laboratorys', 10).map((r) => Number(r.id)).sort(), [1, 3])
+})
+
+// The store ranks the rows a search matched itself (engine/data/bm25.ts) instead of asking FTS5 to,
+// and must give FTS5's own order: the same rows, the same ranks, ties by line. A generated set of
+// words (not data) large enough for every kind of query: words held by more than 500 rows (common),
+// words ranking but not rare (above 500 rows, at most 5 % of 12,000), rare words, initials, a word
+// twice in a row, accented words, and words typed short or mistyped.
+test('the order of a search is FTS5\'s ORDER BY rank, line, for every kind of query', () => {
+  let seed = 29
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) >>> 0
+    let t = seed
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const syllables = ['al', 'ben', 'cor', 'da', 'el', 'fin', 'gar', 'ho', 'is', 'jan', 'ka', 'lor', 'mi', 'nor', 'os', 'pé', 'qui', 'ra', 'sten', 'tor']
+  const pool = Array.from({ length: 2000 }, (_, n) => {
+    let w = ''
+    for (let k = n + 400; k > 0; k = Math.floor(k / 20)) w += syllables[k % 20]
+    return w
+  })
+  const weights: number[] = []
+  pool.forEach((_, k) => weights.push((weights[k - 1] ?? 0) + 1 / (k + 1)))
+  const word = () => {
+    const x = random() * weights[weights.length - 1]!
+    return pool[weights.findIndex((c) => c >= x)]!
+  }
+  const names: string[] = []
+  for (let i = 0; i < 12_000; i++) {
+    const parts = [word(), word(), ...(random() < 0.5 ? [word()] : [])]
+    if (random() < 0.3) parts.splice(1, 0, String.fromCharCode(65 + Math.floor(random() * 26)))
+    if (random() < 0.05) parts.push(parts[0]!)
+    names.push(parts.join(' ').replace(/^./, (c) => c.toUpperCase()))
+  }
+  const big = mkdtempSync(join(tmpdir(), 'search-order-'))
+  writeFileSync(join(big, 'words.csv'), ['id,name', ...names.map((n, i) => `${i + 1},${n}`)].join('\n') + '\n')
+  const found: Problem[] = []
+  const cache = join(big, 'cache')
+  const words = openDatasets([{ id: 'words', path: join(big, 'words.csv'), shown: 'words.csv', descriptor: { file: 'words.csv', format: 'csv', columns: { id: 'integer', name: 'text' }, search: ['name'] } }], cache, found).get('words')!
+  assert.equal(found, [])
+  const db = new Database(join(cache, readdirSync(cache).find((f) => f.endsWith('.sqlite'))!), { readonly: true })
+  const fts5 = db.prepare('SELECT t.c_id FROM d0_search s JOIN d0 t ON t.line = s.rowid WHERE d0_search MATCH ? ORDER BY s.rank, t.line LIMIT ?').pluck()
+  const texts = names.filter((_, i) => i % 97 === 0).flatMap((n) => [n, n.toLowerCase().slice(0, -1), n.split(' ').slice(0, 2).join(' ')])
+  texts.push(`${pool[0]} ${pool[1]}`, `${pool[0]} ${pool[1]} ${pool[8]}`, pool[0]!, 'b', `${pool[3]!.slice(0, 5)} ${pool[0]}`, 'Pe', 'pe ben')
+  const kinds = new Set<string>()
+  for (const text of texts) {
+    const expression = words.searchExpression(text)
+    if (expression === undefined) continue
+    kinds.add(expression.includes(') AND (') ? 'ranked by more words' : expression.includes('" AND "') ? 'two common words' : expression.includes(' OR ') ? 'any rare word' : 'one word')
+    for (const limit of [50, 1000]) assert.equal(words.search(text, limit).map((r) => Number(r.id)), (fts5.all(expression, limit) as number[]).map(Number), `${text} (${expression}), ${limit}`)
+  }
+  assert.equal([...kinds].sort(), ['any rare word', 'one word', 'ranked by more words', 'two common words'])
+  db.close()
+  rmSync(big, { recursive: true, force: true })
 })
 
 test.run()
