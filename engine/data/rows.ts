@@ -25,6 +25,12 @@ export interface DatasetDescriptor {
   band?: { lower: string; upper: string }
   /** Text columns indexed by their words, for `search_rows()`: the rows sharing words with a text, best first. */
   search?: string[]
+  /**
+   * Columns holding identifiers (a number, a licence code), each indexed in the form entity_match
+   * compares identifiers in (upper case, without spaces, hyphens, dots or slashes), for
+   * `rows_with(set, column, value)`: the rows of an identifier however it is written.
+   */
+  identifiers?: string[]
 }
 
 /** One row: each column's value as written (an empty cell is null), and the line it stands on. */

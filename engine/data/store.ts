@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import Database from 'better-sqlite3'
 import { Dec, parseExact } from '../values/decimal.js'
+import { identifierForm } from '../functions/entity-index.js'
 import type { Problem } from '../errors.js'
 import type { Value } from '../model/types.js'
 import { readRows, type ColumnType, type DatasetDescriptor } from './rows.js'
@@ -44,6 +45,10 @@ export interface DatasetStore {
   keyValues(): Value[]
   /** How many rows the data set holds (what a coverage statement reports). */
   count(): number
+  /** The rows whose identifier column holds `value` (compared in identifierForm), in file order. */
+  withIdentifier(column: string, value: Value): Record<string, Value>[]
+  /** The rows counted by the distinct values of some columns, sorted by them (each { ...values, rows }). */
+  counts(columns: string[]): Record<string, Value>[]
   /**
    * The rows whose search columns share words with `text`, best first (FTS5's BM25 rank), at most
    * `limit`; none for a text without words.
@@ -138,6 +143,25 @@ function fingerprint(files: DatasetFile[]): string {
   return hash.digest('hex').slice(0, 32)
 }
 
+/**
+ * The identifier columns' index: one row per (column, identifier form, line), its own table so the
+ * data set's table and words index stay as they are.
+ */
+function buildIdentifiers(db: Database.Database, table: string, d: DatasetDescriptor, rows: { line: number; cells: Record<string, string | null> }[]): void {
+  db.exec(`CREATE TABLE ${table}_ids (col TEXT NOT NULL, form TEXT NOT NULL, line INTEGER NOT NULL)`)
+  const insert = db.prepare(`INSERT INTO ${table}_ids (col, form, line) VALUES (?, ?, ?)`)
+  db.transaction(() => {
+    for (const row of rows) {
+      for (const c of d.identifiers!) {
+        const v = row.cells[c]
+        if (v !== null && v !== undefined && identifierForm(v) !== '') insert.run(c, identifierForm(v), row.line)
+      }
+    }
+  })()
+  db.exec(`CREATE INDEX ${table}_ids_form ON ${table}_ids (col, form, line)`)
+  db.exec(`CREATE INDEX IF NOT EXISTS ${table}_line ON ${table} (line)`)
+}
+
 function build(target: string, files: DatasetFile[], problems: Problem[]): boolean {
   const before = problems.length
   const checked = files.map((f) => ({ f, rows: readRows(f.path, f.shown, f.descriptor, problems) }))
@@ -187,6 +211,7 @@ function build(target: string, files: DatasetFile[], problems: Problem[]): boole
         db.exec(`INSERT INTO ${table}_tokens SELECT doc, group_concat(term, ' ') FROM temp.${table}_instances GROUP BY doc`)
         db.exec(`DROP TABLE temp.${table}_instances`)
       }
+      if (d.identifiers) buildIdentifiers(db, table, d, rows)
     })
     db.close()
     renameSync(temporary, target)
@@ -379,6 +404,23 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
   const missing = (what: string): never => {
     throw new Error(`this data set declares no ${what}`)
   }
+  const identified = d.identifiers
+    ? db.prepare(`SELECT t.* FROM ${table}_ids i JOIN ${table} t ON t.line = i.line WHERE i.col = ? AND i.form = ? ORDER BY t.line`)
+    : undefined
+  // A grouped count reads every row once; the store never changes once opened, so it is kept.
+  const counted = new Map<string, Record<string, Value>[]>()
+  const counts = (columns: string[]): Record<string, Value>[] => {
+    const id = columns.join('\u0000')
+    const known = counted.get(id)
+    if (known) return known
+    const list = columns.map(col).join(', ')
+    const raw = db.prepare(`SELECT ${columns.map((c) => `${col(c)} AS "c_${c}"`).join(', ')}, COUNT(*) AS n FROM ${table} GROUP BY ${list} ORDER BY ${list}`).all() as Record<string, string | number | null>[]
+    const picked = Object.fromEntries(columns.map((c) => [c, d.columns[c]!]))
+    const out = raw.map((r) => Object.freeze({ ...typed(picked, r as Record<string, string | null>), rows: new Dec(r.n as number) }))
+    Object.freeze(out)
+    counted.set(id, out)
+    return out
+  }
   return {
     rows: (key) => kept.get(keyOf('rows', key), () => rowsOf((byKey ?? missing('key')).all(...key.map(keyText)))),
     history: (key) => kept.get(keyOf('history', key), () => rowsOf((history ?? missing('history')).all(...key.map(keyText)))),
@@ -387,6 +429,9 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
       return ((keyValues ?? missing('one-column key')).all() as string[]).map((k) => (NUMERIC.has(type) ? new Dec(k) : type === 'boolean' ? k === 'true' : k))
     },
     count: () => count.get() as number,
+    withIdentifier: (column, value) =>
+      kept.get(keyOf(`ids:${column}`, [value]), () => rowsOf((identified ?? missing('identifiers')).all(column, identifierForm(value)))),
+    counts,
     search: (text, limit) => {
       if (!matched) return missing('search')
       const p = limit < 1 ? undefined : plan(text)

@@ -165,14 +165,15 @@ export function compileEntry(source: SourceFile, fileId: string, name: string, r
       return { ...base, kind: 'lookup', keys, history: history(raw.values, (item, at) => rows(source, keys, columns, [...item.rows], at, problems)) }
     }
     case 'dataset': {
-      const { file, format, columns, key, history: byDate, band, search } = raw
+      const { file, format, columns, key, history: byDate, band, search, identifiers } = raw
       const descriptor: DatasetDescriptor = { file, format, columns }
       if (key) descriptor.key = [...key]
       if (byDate) descriptor.history = { key: [...byDate.key], effective: byDate.effective }
       if (band) descriptor.band = band
       if (search) descriptor.search = [...search]
+      if (identifiers) descriptor.identifiers = [...identifiers]
       // Every column the descriptor names must be one of its columns.
-      const named: [string, readonly string[]][] = [['key', key ?? []], ['history', byDate ? [...byDate.key, byDate.effective] : []], ['band', band ? [band.lower, band.upper] : []], ['search', search ?? []]]
+      const named: [string, readonly string[]][] = [['key', key ?? []], ['history', byDate ? [...byDate.key, byDate.effective] : []], ['band', band ? [band.lower, band.upper] : []], ['search', search ?? []], ['identifiers', identifiers ?? []]]
       for (const [what, list] of named) {
         for (const c of list) if (!Object.hasOwn(columns, c)) problems.push(source.problem(['tables', name, what], `${what} names '${c}', which is not a column`))
       }

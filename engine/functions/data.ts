@@ -89,6 +89,32 @@ export const data: FunctionLibrary = {
       return charged(cx, cx.rt.read(dataset(cx)).search(text, most.toNumber()))
     },
   },
+  rows_with: {
+    doc: "The rows of a data set whose identifier column holds a value, however it is written (compared as entity_match compares identifiers: upper case, without spaces, hyphens, dots or slashes), in file order: rows_with(providers, 'npi', npi). The column is one of the data set's `identifiers`.",
+    args: [{ table: 'dataset' }, 'text', 'any'],
+    returns: rowsOf,
+    checkTable: (table) => (table.kind !== 'dataset' || table.descriptor.identifiers ? undefined : `${table.id} declares no identifier columns (identifiers: [column]); rows_with reads only an indexed identifier`),
+    impl: ([, column, value], cx) => {
+      const d = dataset(cx).descriptor
+      if (typeof column !== 'string' || !d.identifiers!.includes(column)) return cx.fail(`${cx.table!.id} indexes the identifiers ${d.identifiers!.join(', ')}, not ${describe(column!)}`)
+      if (value === null || value === undefined) return []
+      return charged(cx, cx.rt.read(dataset(cx)).withIdentifier(column, value as Value))
+    },
+  },
+  count_rows: {
+    doc: "How many rows a data set holds for each distinct value of some columns, sorted by them, each a record of the columns and `rows`: count_rows(providers, 'state', 'taxonomy_code'). Counted once per store (it reads every row the first time), so a coverage statement need not read the rows.",
+    args: [{ table: 'dataset' }, 'text'],
+    rest: 'text',
+    returns: { list: { record: 'open' } },
+    impl: ([, ...columns], cx) => {
+      const d = dataset(cx).descriptor
+      const names = columns as Value[]
+      for (const c of names) {
+        if (typeof c !== 'string' || !Object.hasOwn(d.columns, c) || c === 'rows') return cx.fail(`count_rows counts by columns of ${cx.table!.id} (${Object.keys(d.columns).join(', ')}), not ${describe(c)}`)
+      }
+      return charged(cx, cx.rt.read(dataset(cx)).counts(names as string[]))
+    },
+  },
   history: {
     doc: "The rows of a key in order of effective date (empty when the key has none): history(minimum_wage, state).",
     args: [{ table: 'dataset' }, 'any'],

@@ -308,6 +308,28 @@ export const lists: FunctionLibrary = {
       return out
     },
   },
+  sum_by: {
+    doc: 'The totals of a list by a key, one { key, total } per distinct key in order of first appearance: sum_by(counts, c => c.state, c => c.rows), a grouped count added up without comparing every pair.',
+    args: ['list', itemParam, { ...itemParam, body: 'number' }],
+    returns: (t) => ({ list: { record: { key: t[1] ?? 'any', total: 'amount' } } }),
+    impl: ([l, k, a], cx) => {
+      const key = lambda(cx, k!, 'the key')
+      const value = lambda(cx, a!, 'the amount')
+      // Keys by their type and text, so 1 and '1' stay apart and 1.50 and 1.5 are one key.
+      const totals = new Map<string, { key: Value; total: Dec }>()
+      for (const item of list(cx, l!, 'the list of sum_by()')) {
+        const kv = key(item)
+        if (kv !== null && typeof kv === 'object' && !isDec(kv)) return cx.fail(`sum_by() groups by a text, an amount, a date or true/false, got ${describe(kv)}`)
+        const id = `${isDec(kv) ? 'n' : typeof kv}:${isDec(kv) ? kv.toString() : String(kv)}`
+        const v = amount(cx, value(item), 'the amount of sum_by()')
+        const known = totals.get(id)
+        if (known) known.total = known.total.plus(v)
+        else totals.set(id, { key: kv, total: v })
+      }
+      chargeItems(cx, totals.size)
+      return [...totals.values()].map((t) => ({ key: t.key, total: t.total }))
+    },
+  },
   any: {
     doc: 'Whether any of a list of true/false values is true.',
     args: [{ list: 'boolean' }],

@@ -158,6 +158,7 @@ const dataset = {
       properties: { lower: name, upper: name },
     },
     search: { ...columnList, description: 'Text columns indexed by their words (SQLite FTS5), for search_rows(set, text, limit): the rows sharing words with a text, best first.' },
+    identifiers: { ...columnList, description: 'Identifier columns (a number, a licence code) indexed as entity_match compares identifiers (upper case, no spaces, hyphens, dots or slashes), for rows_with(set, column, value).' },
     source: { anyOf: [sourceKey, citation], description: 'Where the records come from: the publisher and the address they were retrieved from.' },
     licence: { type: 'string', minLength: 3 },
     retrieved: isoDate,
