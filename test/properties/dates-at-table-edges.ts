@@ -1,0 +1,185 @@
+// The date property of test/properties/dates*.test.ts, shared by the files that run it. Property: a date anywhere in a request, at the edges of every table it may reach (before the
+// first value any table holds, on it, far ahead), is answered 200 or 400 naming a field, never a
+// 500: the engine names the request field a date out of the rules' range came from, whichever
+// formula read it. Every date field of every endpoint's schema, on every golden case that answers.
+// And a refusal that names the earliest date supported names one the request may be sent with.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { readFileSync } from 'node:fs'
+import { answer, EvaluationError, InputError, type Endpoint } from '../../service/index.js'
+import { reachable } from '../../engine/check/reach.js'
+import type { TableEntry } from '../../engine/data/tables.js'
+import { GOLDEN_DIR, ROOT } from '../../service/project/paths.js'
+import { readGolden } from '../../tools/golden.js'
+import { catalog } from '../helpers.js'
+
+/** Where the request schema has a date: a path of field names, `[]` for each item of a list. */
+function datePaths(schema: unknown, path: string[] = []): string[][] {
+  if (!schema || typeof schema !== 'object') return []
+  const s = schema as Record<string, unknown>
+  if (s.format === 'date') return [path]
+  const out: string[][] = []
+  for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) out.push(...datePaths(v, [...path, k]))
+  if (s.items) out.push(...datePaths(s.items, [...path, '[]']))
+  return out
+}
+
+/** A copy of `body` with every value at `path` set to `date` (each item of a list). */
+function withDate(body: unknown, path: string[], date: string): unknown {
+  if (path.length === 0) return date
+  const [head, ...rest] = path
+  if (head === '[]') return Array.isArray(body) ? body.map((item) => withDate(item, rest, date)) : body
+  const record = (body ?? {}) as Record<string, unknown>
+  if (rest.length > 0 && !(head! in record)) return body
+  return { ...record, [head!]: withDate(record[head!], rest, date) }
+}
+
+/**
+ * The first effective date of every table an endpoint can read, and the day before: the edges its
+ * rules can hit. The tables are those of the rule sets it reaches (calls included) and, where one of
+ * them names a table family ('employment.law'), every member's: the edges of other endpoints' tables
+ * would only repeat requests that meet no new table.
+ */
+function edges(endpoint: Endpoint): string[] {
+  const c = catalog()
+  const root = c.ruleSets.get(endpoint.rule_set)!
+  const reached = reachable(root, c.ruleSets)
+  const tables = new Set<TableEntry>()
+  for (const rs of reached) {
+    for (const t of rs.tables) tables.add(t)
+    const source = readFileSync(rs.file, 'utf8')
+    for (const family of c.families?.keys() ?? []) {
+      if (!source.includes(`'${family}'`)) continue
+      for (const t of c.tables.values()) if (t.id.startsWith(`${family}.`)) tables.add(t)
+    }
+  }
+  const out = new Set(['0001-01-01', '1799-12-31', '9999-12-31'])
+  for (const t of tables) {
+    if (t.kind === 'series' || t.kind === 'dataset') continue
+    const first = t.history[0]?.from
+    if (!first) continue
+    out.add(first)
+    const d = new Date(`${first}T00:00:00Z`)
+    d.setUTCDate(d.getUTCDate() - 1)
+    out.add(d.toISOString().slice(0, 10))
+  }
+  return [...out].sort()
+}
+
+/** `donees[1].date_of_birth` as a date path: `donees.[].date_of_birth`. */
+function fieldPath(field: string): string {
+  return field.replace(/\[\d+\]/g, '.[]')
+}
+
+/** The date a refusal of the field at `path` says is supported from, if it says so. */
+function boundOf(error: InputError, path: string[]): string | undefined {
+  if (error.code !== 'unsupported_parameter') return undefined
+  for (const d of error.details) {
+    const m = /supported: from (\d{4}-\d{2}-\d{2})/.exec(d.message)
+    if (m && fieldPath(d.field) === path.join('.')) return m[1]
+  }
+  return undefined
+}
+
+/**
+ * Each distinct request is answered once. Many golden cases differ only in the date this test
+ * overwrites (more than half the employment-law requests repeat one already sent), and the same
+ * request always gives the same answer (DESIGN.md: no clock, no random order), so a repeat would
+ * test nothing new; each repeat still goes through every check below with the answer it would get.
+ */
+const answered = new Map<string, { error?: unknown }>()
+async function answerOnce(endpoint: Endpoint, body: unknown): Promise<void> {
+  const key = `${endpoint.operation_id}\0${JSON.stringify(body)}`
+  let outcome = answered.get(key)
+  if (!outcome) {
+    try {
+      await answer(catalog(), endpoint, body)
+      outcome = {}
+    } catch (error) {
+      outcome = { error }
+    }
+    answered.set(key, outcome)
+  }
+  if ('error' in outcome) throw outcome.error
+}
+
+/**
+ * Which requests a test file sends: the endpoints it takes, and of each endpoint's date fields (in the
+ * order of its schema) those `paths` keeps. The filing-strategy optimizer's requests are
+ * most of the work (each a search), so its date fields are shared between files the runner starts
+ * side by side; together the files send every request the one file sent.
+ */
+export interface Share {
+  endpoints: (operationId: string) => boolean
+  /** The date fields taken, by path (`spouse.date_of_birth`, `children.[].date_of_birth`): all when absent. */
+  paths?: (path: string) => boolean
+  /** Whether this share's refusals must name a bound (the share of every other endpoint does). */
+  boundsExpected: boolean
+}
+
+/** The two property tests on one share of the endpoints and date fields, as one suite. */
+export function datesAtTableEdges(name: string, share: Share): void {
+  const test = suite(name)
+
+  /** The refusals met by the first test that name a bound, for the second. */
+  const bounds = new Map<string, { endpoint: Endpoint; input: unknown; path: string[]; bound: string; from: string }>()
+
+  test('no date in any request reaches a table before its first value as a 500', async () => {
+    const { files } = readGolden(GOLDEN_DIR, ROOT)
+    let tried = 0
+    const failures: string[] = []
+    for (const f of files) {
+      if (!share.endpoints(f.endpoint)) continue
+      const endpoint = catalog().endpoints.find((e) => e.operation_id === f.endpoint) as Endpoint
+      const paths = datePaths(endpoint.request).filter((p) => share.paths?.(p.join('.')) ?? true)
+      const dates = paths.length > 0 ? edges(endpoint) : []
+      for (const c of f.cases.filter((x) => x.expect !== undefined)) {
+        for (const path of paths) {
+          for (const date of dates) {
+            const body = withDate(c.input, path, date)
+            tried++
+            try {
+              await answerOnce(endpoint, body)
+            } catch (error) {
+              if (error instanceof InputError) {
+                assert.ok(error.details.length > 0, `${f.endpoint} ${path.join('.')}=${date}: a 400 names a field`)
+                const bound = boundOf(error, path)
+                if (bound) bounds.set(`${f.endpoint}|${c.name}|${path.join('.')}|${bound}`, { endpoint, input: c.input, path, bound, from: date })
+                continue
+              }
+              failures.push(`${f.endpoint} ${c.name}: ${path.join('.')} = ${date}: ${error instanceof EvaluationError ? error.message : String(error)}`)
+            }
+          }
+        }
+      }
+    }
+    assert.ok(tried > 100, `only ${tried} requests tried`)
+    assert.equal(failures.slice(0, 5), [], `${failures.length} requests got a 500`)
+  })
+
+  test('the earliest date a refusal names is one the same request may use', async () => {
+    // Every refusal of a date "supported: from <date>" met above, sent again with that date: no table
+    // refuses it any more (issue 17: 1990-10-09 was named, and then refused for the gift tax figures).
+    if (share.boundsExpected) assert.ok(bounds.size > 0, 'no refusal named a bound')
+    const refused: string[] = []
+    for (const { endpoint, input, path, bound, from } of bounds.values()) {
+      try {
+        await answerOnce(endpoint, withDate(input, path, bound))
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error
+        // Refused for another fault of the same field (a date outside the year sent) is no refusal of the bound.
+        const fault = error.details.find((d) => fieldPath(d.field) === path.join('.') && /supported: from/.test(d.message))
+        if (fault) refused.push(`${endpoint.operation_id} ${path.join('.')}: ${from} named ${bound}, which is refused: ${fault.message}`)
+      }
+    }
+    assert.equal(refused.slice(0, 5), [], `${refused.length} named bounds are refused`)
+  })
+
+  // The test process runs other files after this one: the 30,000 answers held here are let go.
+  test.after(() => {
+    answered.clear()
+    bounds.clear()
+  })
+
+  test.run()
+}
