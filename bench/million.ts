@@ -29,59 +29,14 @@ import { openDatasets } from '../engine/data/store.js'
 import type { DatasetDescriptor } from '../engine/data/rows.js'
 import type { Problem } from '../engine/errors.js'
 import { runInfo, finishRunInfo } from './baseline.js'
+import { given, ORGANISATION, pick, random, STATES, surname, word } from './synthetic-names.js'
 
 const ROWS = Number(process.argv[2] ?? 1_000_000)
 const QUERIES = Number(process.argv[3] ?? 5000)
 
-/** A small deterministic generator (mulberry32), so every run builds the same file. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const random = generator(29)
-
-const SYLLABLES = ['al', 'ben', 'cor', 'da', 'el', 'fin', 'gar', 'ho', 'is', 'jan', 'ka', 'lor', 'mi', 'nor', 'os', 'pel', 'qui', 'ra', 'sten', 'tor', 'ul', 'ven', 'wil', 'xan', 'yor', 'zel', 'ber', 'chan', 'dor', 'mar']
-const word = (n: number): string => {
-  // The n-th generated word: two to four syllables, read off n's digits in base 30.
-  let w = ''
-  let k = n + 30 * 30
-  while (k > 0) {
-    w += SYLLABLES[k % 30]
-    k = Math.floor(k / 30)
-  }
-  return w.toUpperCase()
-}
-/** A pool of `size` words drawn with Zipf frequency `s` (the k-th word's weight k^-s). */
-function zipf(size: number, s: number, offset: number): () => string {
-  const cumulative = new Float64Array(size)
-  let total = 0
-  for (let k = 0; k < size; k++) cumulative[k] = total += (k + 1) ** -s
-  return () => {
-    const x = random() * total
-    let lo = 0
-    let hi = size - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (cumulative[mid]! < x) lo = mid + 1
-      else hi = mid
-    }
-    return word(offset + lo)
-  }
-}
-const surname = zipf(100_000, 0.75, 0)
-const given = zipf(5_000, 0.9, 200_000)
-const ORGANISATION = ['MEDICAL', 'HEALTH', 'CLINIC', 'DENTAL', 'PHARMACY', 'ASSOCIATES', 'GROUP', 'CARE', 'FAMILY', 'THERAPY', 'CENTER', 'SERVICES', 'PHYSICIANS', 'HOSPITAL', 'REHABILITATION']
 const FORMS = ['LLC', 'INC', 'PC', 'PLLC', 'PA', 'LTD', '']
 const CREDENTIALS = ['MD', 'DO', 'NP', 'PA-C', 'DDS', 'RN', 'PT', 'DC', 'OD', 'PHARMD', '']
-const STATES = ['CA', 'TX', 'FL', 'NY', 'PA', 'IL', 'OH', 'GA', 'NC', 'MI', 'NJ', 'VA', 'WA', 'AZ', 'MA', 'TN', 'IN', 'MO', 'MD', 'WI', 'CO', 'MN', 'SC', 'AL', 'LA', 'KY', 'OR', 'OK', 'CT', 'UT']
 const TAXONOMIES = [['207R00000X', 'Internal Medicine'], ['208D00000X', 'General Practice'], ['363L00000X', 'Nurse Practitioner'], ['1223G0001X', 'Dentist, General Practice'], ['225100000X', 'Physical Therapist'], ['261QD0000X', 'Clinic/Center Dental'], ['333600000X', 'Pharmacy']] as const
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
 
 const descriptor: DatasetDescriptor = {
   file: 'providers.csv',
