@@ -252,8 +252,11 @@ export function openDatasets(files: DatasetFile[], cacheDir: string, problems: P
  * the rows of a key read once are the rows of every later request: a request that reads a state's
  * thousand firms, or every office's warning letters, gets the same lists again without SQLite and
  * without making a decimal of every amount again. A single answer larger than the budget is not kept.
+ * The budget is per data set and per evaluating thread: 50,000 rows of some twenty columns is of the
+ * order of 50 MB, so a few data sets at full size stay within a worker's memory; the data sets shipped
+ * (at most a few thousand rows a key) are kept whole.
  */
-export const KEPT_ROWS = 200_000
+export const KEPT_ROWS = 50_000
 
 /** The answers of a store's queries by their key text, least recently used first out. @api private */
 export class KeptAnswers {
@@ -428,7 +431,7 @@ function queries(db: Database.Database, table: string, d: DatasetDescriptor): Da
       const type = d.columns[d.key?.[0] ?? ''] ?? 'text'
       return ((keyValues ?? missing('one-column key')).all() as string[]).map((k) => (NUMERIC.has(type) ? new Dec(k) : type === 'boolean' ? k === 'true' : k))
     },
-    count: () => count.get() as number,
+    count: () => countRows(),
     withIdentifier: (column, value) =>
       kept.get(keyOf(`ids:${column}`, [value]), () => rowsOf((identified ?? missing('identifiers')).all(column, identifierForm(value)))),
     counts,

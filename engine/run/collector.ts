@@ -12,8 +12,8 @@ import type { Value } from '../model/types.js'
 /** How many steps run between two looks at the clock for the backstop. */
 const STEPS_BETWEEN_TIME_LIMIT_CHECKS = 1024
 
-/** The most library results one request keeps (Collector `remembered`): a setting of the engine, not law. */
-export const REMEMBERED_RESULTS = 4096
+/** The most library results one request keeps (Collector `kept`): a setting of the engine, not law. */
+export const KEPT_RESULTS = 4096
 
 /** What one request gathers across the rule sets it runs. @api private */
 export class Collector {
@@ -31,9 +31,9 @@ export class Collector {
   readonly calls = new Map<string, Record<string, Value>>()
   /**
    * Costly pure results of library functions by their arguments' text (Runtime `keep`), at most
-   * REMEMBERED_RESULTS of them: a bound on the memory a request may hold, not on its work.
+   * KEPT_RESULTS of them: a bound on the memory a request may hold, not on its work.
    */
-  readonly remembered = new Map<string, Value>()
+  readonly kept = new Map<string, Value>()
   /** The request's dates by value, with the field holding each: what a date out of range is named by. */
   readonly dateFields = new Map<string, string>()
   /** Work done so far, in steps, against the request's limits. */

@@ -8,7 +8,7 @@
  * (conditions.ts), so a call is a plain function call and a search of hundreds of calls pays for no
  * promise; `evaluate` is async only for its callers.
  */
-import { Collector, REMEMBERED_RESULTS } from './collector.js'
+import { Collector, KEPT_RESULTS } from './collector.js'
 import type { Step } from './trace.js'
 import { callKey, toJson, toValues } from '../values/convert.js'
 import { Dec, isDec } from '../values/decimal.js'
@@ -272,11 +272,11 @@ class Scope implements Runtime {
     return this.ev.collector.currency
   }
   keep<T extends Value>(key: string, compute: () => T): T {
-    const kept = this.ev.collector.remembered
+    const kept = this.ev.collector.kept
     const known = kept.get(key)
     if (known !== undefined) return known as T
     const value = compute()
-    if (kept.size < REMEMBERED_RESULTS) kept.set(key, value)
+    if (kept.size < KEPT_RESULTS) kept.set(key, value)
     return value
   }
 }
