@@ -8,6 +8,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtempSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DockerfileParser } from 'dockerfile-ast'
@@ -112,15 +113,24 @@ test('the image is named in kustomization.yaml (a setting), and the pods print n
   assert.is(container.env.find((e) => e.name === 'ISSUE_FIRST_KEY')?.value, 'off')
 })
 
-test('ISSUE_FIRST_KEY=off: an empty key store is told how to issue a key, and no key is printed', () => {
-  // Port 1 is not ours to listen on: the start stops right after the key store is opened, which is all this needs.
-  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
-    env: { ...process.env, DATABASE_URL: '', PORT: '1', HOST: '127.0.0.1', WORKERS: '1', EVALUATION_THREADS: '0', ISSUE_FIRST_KEY: 'off', DATA_DIR: mkdtempSync(join(tmpdir(), 'first-key-')) },
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
-  assert.match(run.stdout, /No API key in the key store; issue one with: node dist\/tools\/keys\.js issue/)
-  assert.not.match(run.stdout, /x-api-key:/)
+test('ISSUE_FIRST_KEY=off: an empty key store is told how to issue a key, and no key is printed', async () => {
+  // A port this test holds is not the service's to listen on: the start stops right after the key
+  // store is opened (the port-taken exit), which is all this needs. (Port 1 was used before; run as
+  // root the service listened there, and the test waited out spawnSync's 60-second timeout.)
+  const taken = createServer()
+  await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening))
+  try {
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
+      env: { ...process.env, DATABASE_URL: '', PORT: String((taken.address() as AddressInfo).port), HOST: '127.0.0.1', WORKERS: '1', EVALUATION_THREADS: '0', ISSUE_FIRST_KEY: 'off', DATA_DIR: mkdtempSync(join(tmpdir(), 'first-key-')) },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.match(run.stdout, /No API key in the key store; issue one with: node dist\/tools\/keys\.js issue/)
+    assert.not.match(run.stdout, /x-api-key:/)
+    assert.match(run.stderr, /already in use/, 'the start stopped on the port held, not on the timeout')
+  } finally {
+    await new Promise((closed) => taken.close(closed))
+  }
 })
 
 test('ISSUE_FIRST_KEY takes on or off; anything else stops the start naming it', () => {
