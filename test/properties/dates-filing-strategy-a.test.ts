@@ -1,10 +1,11 @@
 // The date property (dates-at-table-edges.ts) on the filing-strategy optimizer: the calculation date and the
 // spouse's and former spouse's dates (the person's, children's and deceased spouse's in dates-filing-strategy-b.test.ts:
 // the two take about the same time).
-import { datesAtTableEdges } from './dates-at-table-edges.js'
+import { datesAtTableEdges, FILING_STRATEGY_EVERY as EVERY } from './dates-at-table-edges.js'
 
 datesAtTableEdges('properties: dates at the edges of the tables, filing strategy (a)', {
   endpoints: (id) => id === 'optimize_ss_filing_strategy',
   paths: (path) => path === 'calculation_date' || path.startsWith('spouse.') || path.startsWith('former_spouse.'),
   boundsExpected: false,
+  every: EVERY,
 })
