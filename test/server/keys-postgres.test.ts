@@ -188,7 +188,9 @@ if (typeof started === 'string') {
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (out += d))
     try {
-      const deadline = Date.now() + 20_000
+      // A start takes a few seconds alone, and four times that beside the other test processes on a
+      // busy two-core machine (20 s failed here at load 13): the deadline only ends a start that hangs.
+      const deadline = Date.now() + 90_000
       while (!/listening/.test(out)) {
         assert.ok(Date.now() < deadline && child.exitCode === null, `did not start: ${out}`)
         await sleep(50)
