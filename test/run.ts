@@ -17,8 +17,12 @@
  *   TEST_FILE_TIMEOUT_MS=N    a file that runs longer fails and its process is replaced (1800000:
  *                             the date property takes minutes of CPU, and many more on a loaded machine)
  *   node dist/test/run.js server/   only the files whose path (under dist/test) contains a word given
+ *
+ * A whole run also runs the rule check (dist/tools/check-rules.js) beside the first files instead of
+ * before them (its seconds of loading were the run's alone): its line is printed when it ends, and
+ * a rule check that fails stops the run, counted as one failure, as `npm test` stopped before.
  */
-import { fork } from 'node:child_process'
+import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join, relative } from 'node:path'
@@ -110,10 +114,37 @@ function report(r: FileResult, problem?: string) {
   if (failures || r.skipped) process.stdout.write(r.output.replace(/^/gm, '     | ') + '\n')
 }
 
+const lanesRunning = new Set<ChildProcess>()
+let stopped = false
+
+/** The rule check, in a process of its own; resolves whether it passed, after printing what it said. */
+function ruleCheck(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(here, '..', 'tools', 'check-rules.js')], { stdio: ['ignore', 'pipe', 'pipe'], env: testEnv })
+    let said = ''
+    child.stdout.on('data', (d: Buffer) => (said += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (said += d.toString()))
+    child.on('error', (error) => (said += `${error.message}\n`))
+    child.on('close', (code) => {
+      process.stdout.write(said.endsWith('\n') || said === '' ? said : `${said}\n`)
+      if (code === 0) return resolve(true)
+      // Every test would fail on the same load problems: stop, as `npm test` stopped at the check.
+      console.log(`FAIL rule check (exit ${code}): the tests are stopped`)
+      stopped = true
+      failed++
+      queue.splice(0)
+      for (const child of lanesRunning) child.kill('SIGKILL')
+      resolve(false)
+    })
+  })
+}
+
 /** One test process: takes the next file from the queue whenever it is free, until none is left. */
 function lane(): Promise<void> {
   return new Promise((resolve) => {
+    if (stopped) return resolve()
     const child = fork(join(here, 'run-files.js'), [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: testEnv })
+    lanesRunning.add(child)
     let current: { file: string; since: number; stray: string; timer: NodeJS.Timeout } | undefined
     // What the process writes outside uvu's hold (its own child processes, a late log line) goes
     // with the file it is running.
@@ -147,6 +178,12 @@ function lane(): Promise<void> {
       next()
     })
     child.on('exit', (code, signal) => {
+      lanesRunning.delete(child)
+      if (current && stopped) {
+        clearTimeout(current.timer)
+        running.delete(name(current.file))
+        current = undefined
+      }
       if (current) {
         // The process died under a file (a crash, or the timeout): that file fails, and a new
         // process takes the rest of the queue.
@@ -171,7 +208,8 @@ const heartbeat = setInterval(() => {
   const now = performance.now()
   console.log(`     still running: ${[...running].map(([f, since]) => `${f} (${seconds(now - since).trim()})`).join(', ')}`)
 }, 5_000)
-await Promise.all(Array.from({ length: lanes }, lane))
+const checked = filters.length === 0 ? ruleCheck() : Promise.resolve(true)
+await Promise.all([checked, ...Array.from({ length: lanes }, lane)])
 clearInterval(heartbeat)
 // Files no process could take (every one died before asking) fail rather than vanish from the count.
 for (const file of queue.splice(0)) report({ file, total: 0, passed: 0, skipped: 0, ms: 0, cpuMs: 0, output: '' }, 'no test process ran it')
