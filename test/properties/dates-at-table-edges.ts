@@ -34,13 +34,13 @@ function withDate(body: unknown, path: string[], date: string): unknown {
   return { ...record, [head!]: withDate(record[head!], rest, date) }
 }
 
+const edgesOf = new Map<Endpoint, string[]>()
 /**
  * The first effective date of every table an endpoint can read, and the day before: the edges its
  * rules can hit. The tables are those of the rule sets it reaches (calls included) and, where one of
  * them names a table family ('employment.law'), every member's: the edges of other endpoints' tables
- * would only repeat requests that meet no new table.
+ * would only repeat requests that meet no new table. Found once per endpoint (each golden file asked).
  */
-const edgesOf = new Map<Endpoint, string[]>()
 function edges(endpoint: Endpoint): string[] {
   const known = edgesOf.get(endpoint)
   if (known) return known
