@@ -123,7 +123,7 @@ test('ISSUE_FIRST_KEY=off: an empty key store is told how to issue a key, and no
     const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
       env: { ...process.env, DATABASE_URL: '', PORT: String((taken.address() as AddressInfo).port), HOST: '127.0.0.1', WORKERS: '1', EVALUATION_THREADS: '0', ISSUE_FIRST_KEY: 'off', DATA_DIR: mkdtempSync(join(tmpdir(), 'first-key-')) },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 120_000,
     })
     assert.match(run.stdout, /No API key in the key store; issue one with: node dist\/tools\/keys\.js issue/)
     assert.not.match(run.stdout, /x-api-key:/)

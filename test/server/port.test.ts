@@ -20,7 +20,9 @@ for (const workers of ['1', '2']) {
       const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
         env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', WORKERS: workers, EVALUATION_THREADS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'port-')) },
         encoding: 'utf8',
-        timeout: 30_000,
+        // A backstop for a start that never stops: at load 28 on two cores a start that loads the
+        // catalog took over 30 s, and the test failed on the timeout, not on what it checks.
+        timeout: 120_000,
       })
       assert.is(run.status, workers === '1' ? 78 : 1, run.stderr)
       const lines = run.stderr.trim().split('\\n').filter((l) => l.trim() !== '')
