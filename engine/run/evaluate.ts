@@ -56,11 +56,14 @@ export async function evaluate(
   const { service } = catalog
   const currency = options.currency ?? { code: service.default_currency, ...service.currencies[service.default_currency]! }
   const collector = new Collector(options.explain === true, currency, service.limits)
-  collectDates(input, '', collector.dateFields)
+  collector.request = input
   const step = options.given || options.formulas ? { given: givenSlots(rs, options.given ?? {}), read: options.formulas ?? [], values: {} } : undefined
   const result = run(catalog, rs, toValues(rs.inputs, input), collector, undefined, step)
+  // The result's JSON is a fresh object: the notes go into it, not into a copy of it.
+  const json = toJson(result) as Record<string, unknown>
+  json.notes = collector.notes
   const out: Evaluated = {
-    result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
+    result: json,
     citations: [...collector.citations.keys()],
     // Never empty: an answer that read no table is dated by the data its rule set is built on.
     data_as_of: collector.asOf || dataDateOf(catalog, rs),
@@ -371,7 +374,7 @@ class Evaluation {
    * birth) it is the first date of the table read there.
    */
   beforeTheRules(entry: TableEntry, from: string | undefined, date: string, calculation = false): InputError {
-    const field = calculation && this === this.request ? this.rs.date?.input : this.collector.dateFields.get(date)
+    const field = calculation && this === this.request ? this.rs.date?.input : this.collector.dateField(date)
     const refuse = (detail: string) => new InputError('unsupported_parameter', field ? `${field} ${detail}` : `a date of the request: ${detail}`, [{ field: field ?? 'body', message: detail }])
     if (from === undefined) return refuse(`${date} is outside the rules' range: they hold no value of "${entry.label}" (${entry.id})`)
     let bound = from
@@ -497,7 +500,12 @@ class Evaluation {
     // list for every age of the other) is answered without building its text key: values are never
     // changed once made, so the same objects are the same inputs.
     let same = this.request.sameCalls.get(node)
-    if (!same) this.request.sameCalls.set(node, (same = new Map()))
+    if (!same) {
+      // The site's first call in the request: most sites are called once (a state's call of the
+      // federal rules), so their index by identity is begun only at the second.
+      this.request.sameCalls.set(node, new Map())
+      return this.callSite(node, callee, target, input)
+    }
     let level = same.get(target)
     if (!level) same.set(target, (level = new Map()))
     for (const k in input) {
@@ -508,14 +516,18 @@ class Evaluation {
     }
     const again = level.get(SAME_RESULT) as Record<string, Value> | undefined
     if (again) return again
-    let result: Record<string, Value>
+    const result = this.callSite(node, callee, target, input)
+    level.set(SAME_RESULT, result)
+    return result
+  }
+
+  /** A call answered by the request's memo or run, its refusal naming the caller's fields. */
+  private callSite(node: CallNode, callee: RuleSet, target: string, input: Record<string, Value>): Record<string, Value> {
     try {
-      result = this.callByKey(callee, target, input)
+      return this.callByKey(callee, target, input)
     } catch (error) {
       throw callersFields(this.rs, node, error)
     }
-    level.set(SAME_RESULT, result)
-    return result
   }
 
   /** A call answered from the request's memo by its inputs' text key, or run. */
@@ -642,10 +654,3 @@ class Evaluation {
 }
 
 
-/** Every date of a request by value, with the field that holds it (`donees[1].date_of_birth`). */
-function collectDates(v: unknown, path: string, into: Map<string, string>): void {
-  if (typeof v === 'string') {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(v) && !into.has(v)) into.set(v, path)
-  } else if (Array.isArray(v)) v.forEach((item, i) => collectDates(item, `${path}[${i}]`, into))
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) collectDates(x, path ? `${path}.${k}` : k, into)
-}
