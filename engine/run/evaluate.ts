@@ -284,6 +284,11 @@ class Scope implements Runtime {
   }
 }
 
+/** Whether a value is a record (not a decimal, not a list, not null). */
+function isRecord(v: Value): v is { [key: string]: Value } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isDec(v)
+}
+
 /** A call site's answers, one level per input value in the site's order, the answer under SAME_RESULT. */
 type SameCalls = Map<unknown, unknown>
 const SAME_RESULT = Symbol('result')
@@ -566,7 +571,17 @@ class Evaluation {
         child = new Scope(this, node.scope, undefined, scope)
         child.bind(asSlot, item)
         for (let j = 0; j < carrySlots.length; j++) child.bind(carrySlots[j]!, carried[node.carry[j]!.name]!)
-      } else child = new Scope(this, node.scope, { ...(item as Record<string, Value>), ...carried }, scope)
+      } else if (isRecord(item)) {
+        // The item's fields and the carried values straight into their slots, the carried ones
+        // first as they would override the item's in { ...item, ...carried }: no record built.
+        child = new Scope(this, node.scope, undefined, scope)
+        const { names, bound } = node.scope
+        for (let j = 0; j < bound; j++) {
+          const name = names[j]!
+          if (Object.hasOwn(carried, name)) child.bind(j, carried[name]!)
+          else if (Object.hasOwn(item, name)) child.bind(j, item[name]!)
+        }
+      } else child = new Scope(this, node.scope, { ...(item as unknown as Record<string, Value>), ...carried }, scope)
       this.prepare(child)
       out.push(this.render(node.result, child) ?? null)
       if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
