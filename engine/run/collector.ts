@@ -15,6 +15,16 @@ const STEPS_BETWEEN_TIME_LIMIT_CHECKS = 1024
 /** The most library results one request keeps (Collector `kept`): a setting of the engine, not law. */
 export const KEPT_RESULTS = 4096
 
+/**
+ * The calls of one rule set made so far in a request: the first alone, by its values (most rule
+ * sets are called once a request, and the text of their inputs would be written for nothing), then
+ * all of them by the text of their inputs (convert.ts `callKey`) from the second call on.
+ */
+export interface CallsOf {
+  first?: { values: Record<string, Value>; result: Record<string, Value> }
+  byKey?: Map<string, Record<string, Value>>
+}
+
 /** What one request gathers across the rule sets it runs. @api private */
 export class Collector {
   citations = new Map<string, Citation>()
@@ -28,7 +38,7 @@ export class Collector {
    * same inputs (a person's benefit stream at one claiming age, for every age of the spouse) is
    * answered from here. Its citations and notes were collected the first time.
    */
-  readonly calls = new Map<string, Record<string, Value>>()
+  readonly calls = new Map<string, CallsOf>()
   /**
    * Costly pure results of library functions by their arguments' text (Runtime `keep`), at most
    * KEPT_RESULTS of them: a bound on the memory a request may hold, not on its work.

@@ -284,6 +284,13 @@ class Scope implements Runtime {
   }
 }
 
+/** A call's inputs as the text of its memo key (toValues writes them in the order the callee declares them: no sorting needed). */
+function inputsKey(values: Record<string, Value>): string {
+  let key = ''
+  for (const name in values) key += `|${callKey(values[name]!)}`
+  return key
+}
+
 /** Whether a value is a record (not a decimal, not a list, not null). */
 function isRecord(v: Value): v is { [key: string]: Value } {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !isDec(v)
@@ -538,15 +545,30 @@ class Evaluation {
   /** A call answered from the request's memo by its inputs' text key, or run. */
   private callByKey(callee: RuleSet, target: string, input: Record<string, Value>): Record<string, Value> {
     const values = toValues(callee.inputs, input)
-    // toValues writes the callee's inputs in the order it declares them: the key needs no sorting.
-    let key = target
-    for (const name in values) key += `|${callKey(values[name]!)}`
-    const known = this.collector.calls.get(key)
+    const memo = this.collector.calls
+    const made = memo.get(target)
+    if (!made) {
+      const result = this.runCall(callee, values)
+      memo.set(target, { first: { values, result } })
+      return result
+    }
+    if (!made.byKey) {
+      made.byKey = new Map()
+      if (made.first) made.byKey.set(inputsKey(made.first.values), made.first.result)
+      made.first = undefined
+    }
+    const key = inputsKey(values)
+    const known = made.byKey.get(key)
     if (known) return known
-    this.collector.tick()
-    const result = run(this.catalog, callee, values, this.collector, this.request)
-    this.collector.calls.set(key, result)
+    const result = this.runCall(callee, values)
+    made.byKey.set(key, result)
     return result
+  }
+
+  /** Run a called rule set: a step of its own, beside those of its formulas. */
+  private runCall(callee: RuleSet, values: Record<string, Value>): Record<string, Value> {
+    this.collector.tick()
+    return run(this.catalog, callee, values, this.collector, this.request)
   }
 
   /** The items of a list, one scope each, with the carried values passed on. */
