@@ -508,6 +508,20 @@ function call(node: Node, ctx: Ctx): Compiled {
   if (table) cx.table = table
   const n = args.length
   const first = spec.tableFirst ? table : undefined
+  // Most calls take values only (given, year, min, count): their arguments, then the function.
+  if (!first && familyId === undefined && lambdas.length === 0) {
+    return (rt) => {
+      const values: Value[] = new Array(n)
+      for (let i = 0; i < n; i++) values[i] = args[i]!(rt)
+      const outer = cx.rt
+      cx.rt = rt
+      try {
+        return impl(values, cx)
+      } finally {
+        cx.rt = outer
+      }
+    }
+  }
   return (rt) => {
     if (first) readTable(rt, first)
     const values: (Value | Lambda)[] = new Array(n)
