@@ -378,6 +378,9 @@ export class LambdaScope implements Runtime {
   }
 }
 
+/** The most steps a call of literals may charge and still be worked out at load. */
+const MOST_STEPS_FOLDED = 1000
+
 /**
  * A pure function of constants, called once at load. The steps it charges (a power's series, a
  * range's items) are charged again at each evaluation, so that folding changes no step count; a
@@ -393,6 +396,8 @@ function atLoadValue(impl: FunctionSpec['impl'], args: Compiled[], where: string
     },
     work: (n: number): void => {
       if (n > 0) units += n
+      // A large piece of work is left to the evaluation, where the step budget bounds it.
+      if (units > MOST_STEPS_FOLDED) throw new EvaluationError('too much work to fold')
     },
   }
   let value: Value
