@@ -174,7 +174,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
       }
       const explain = asked === 'true'
       ctx.type = 'application/json'
-      const key = memo.key(endpoint.operation_id, explain, (ctx.request as { rawBody?: string }).rawBody)
+      const key = memo.key(ctx.state.keyId as string | undefined, endpoint.operation_id, explain, (ctx.request as { rawBody?: string }).rawBody)
       const kept = key === undefined ? undefined : memo.get(key)
       if (kept !== undefined) {
         ctx.body = kept
