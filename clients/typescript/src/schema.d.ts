@@ -7274,8 +7274,13 @@ export interface components {
              * @default 0
              */
             spouse_benefit?: number;
-            /** @description Age in months at which the widow(er)'s benefit on spouse_pia starts (720 = 60). Before survivor full retirement age (by year of birth, 42 U.S.C. § 416(l); 20 CFR 404.409(b)) it is reduced evenly to 71.5 % at 60 (§ 402(q)(9); POMS RS 00615.301). Default: survivor full retirement age. */
+            /** @description Age in months at which the widow(er)'s benefit on spouse_pia starts (720 = 60; from 600 = 50 with survivor_disabled). Before survivor full retirement age (by year of birth, 42 U.S.C. § 416(l); 20 CFR 404.409(b)) it is reduced evenly to 71.5 % at 60 (§ 402(q)(9); POMS RS 00615.301); a disabled widow(er)'s benefit before 60 is 71.5 %, as at 60 (POMS RS 00615.310). Default: survivor full retirement age. */
             survivor_start_age_months?: number;
+            /**
+             * @description Whether the widow(er) is under a disability (as a disabled worker, 42 U.S.C. § 423(d)) that began within seven years of the spouse's death or of the end of mother's or father's benefits, and has served five full months of waiting (§ 402(e)(1)(B)(ii), (e)(4), (e)(5); SSA Handbook § 513): the widow(er)'s benefit may then start from 50 (survivor_start_age_months from 600), reduced by 28.5 % with no further reduction before 60. The service takes these conditions as met. Default false.
+             * @default false
+             */
+            survivor_disabled?: boolean;
             /** @description Earnings from work (wages and net self-employment earnings) the worker expects each year from the claim to full retirement age, dollars a year in the calculation year's dollars. Given, the retirement earnings test is applied year by year (42 U.S.C. § 403(f)) with the calculation year's exempt amounts (loaded 2017 to 2026). Default: none, no test. */
             expected_earnings?: number;
             /**
@@ -7478,6 +7483,8 @@ export interface components {
             survivor_benefit_dime?: number;
             /** @description Monthly widow(er)'s benefit on the spouse's PIA from survivor_start_age_months (default survivor full retirement age), reduced for age and limited by RIB-LIM, rounded down to the dollar (0 without spouse_pia). */
             survivor_benefit?: number;
+            /** @description Whether the widow(er)'s benefit is a disabled widow(er)'s benefit starting before 60 (survivor_disabled), reduced as at 60. */
+            disabled_widow_benefit?: boolean;
             /** @description Present when the benefit is payable in or before the calculation year and the record holds earnings of the calculation year: those earnings are not in the PIA paid that year (a year of entitlement or later is no computation base year of it, 42 U.S.C. § 415(b)(2)(B)(ii)) and enter by the recomputation effective the next January (§ 415(f)(2)); amounts in the calculation year's dollars. */
             recomputation?: {
                 /** @description The year whose earnings the recomputation adds (the calculation year). */
