@@ -7392,9 +7392,11 @@ export interface components {
             spouse_aime?: number;
             /**
              * Format: date
-             * @description The spouse's date of birth, for the spouse's bend points in a combined family maximum (with simultaneous_entitlement_year).
+             * @description The spouse's date of birth, for the spouse's bend points in a combined family maximum (with simultaneous_entitlement_year), or the spouse's full retirement age (with spouse_on_record_start_age_months).
              */
             spouse_date_of_birth?: string;
+            /** @description With children and spouse_date_of_birth: the spouse's age in months when the spouse's benefit on the worker's record starts without a child in care (62 or older, 42 U.S.C. § 402(b)(1)(B)(i)). From that month half the PIA counts in the family maximum with the children's benefits, and the spouse's share is reduced for age afterwards (25/36 of 1 % a month for 36 months, 5/12 of 1 % beyond, § 402(q)), less the spouse's own PIA (spouse_pia, § 402(k)(3)(A); POMS RS 00615.210, RS 00615.250); with spouse_child_in_care it is not reduced in months a child under 16 or disabled is entitled. The reduction for age frees nothing for the children. Not with worker_deceased or a known pia. */
+            spouse_on_record_start_age_months?: number;
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
@@ -7514,7 +7516,7 @@ export interface components {
                 worker_monthly_benefit?: number;
                 /** @description The worker's benefits of the year, dollars. */
                 worker?: number;
-                /** @description The child-in-care spouse's (or mother's or father's) benefits of the year, dollars. */
+                /** @description The spouse's benefits of the year on the worker's record, dollars: with a child in care (or a mother's or father's), or reduced for age (spouse_on_record_start_age_months). */
                 spouse_child_in_care?: number;
                 /** @description Each child sent, in order. */
                 children?: {
@@ -7565,6 +7567,14 @@ export interface components {
                 spouse_child_in_care_benefit_dime?: number;
                 /** @description The spouse's benefit paid, rounded down to the dollar. */
                 spouse_child_in_care_benefit?: number;
+                /** @description The spouse's benefit without a child in care before the maximum, half the PIA to the dime, in the family month (0 before spouse_on_record_start_age_months or in a month the child-in-care benefit is paid). */
+                spouse_aged_original_benefit?: number;
+                /** @description The spouse's benefit factor for age at entitlement (null without spouse_on_record_start_age_months). */
+                spouse_aged_factor?: number;
+                /** @description The spouse's benefit within the maximum, less the spouse's own PIA, then reduced for age, to the dime (POMS RS 00615.210, RS 00615.250). */
+                spouse_aged_benefit_dime?: number;
+                /** @description That benefit paid, rounded down to the dollar. */
+                spouse_aged_benefit?: number;
                 /** @description Present with simultaneous_entitlement_year: the combined family maximum the family's benefits share (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); family_maximum above is then this combined one. */
                 combined_family_maximum?: {
                     /** @description As sent. */
