@@ -7783,6 +7783,11 @@ export interface components {
                 quit_work_date?: string;
                 /** @description With `mortality: assumed_age_at_death`, required: the age in years whose month of attainment is the first the person is taken as not living (after the age in the calculation month). */
                 assumed_age_at_death?: number;
+                /**
+                 * @description With deceased_spouse (or a former_spouse who has died): the person is a disabled widow(er), under a disability that began within seven years of the death and with five full months of waiting served (42 U.S.C. § 402(e)(1)(B)(ii), (e)(4), (e)(5); SSA Handbook § 513), so the widow(er)'s benefit may start from 50, reduced by 28.5 % with no further reduction before 60 (POMS RS 00615.310). The conditions are taken as met; the twelve months of retroactivity of a disability-based claim are not searched. Default false.
+                 * @default false
+                 */
+                survivor_disabled?: boolean;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
             spouse?: {
