@@ -9,6 +9,9 @@
  * is swapped in (engine/data/updates.ts), and then everything kept is forgotten. Only answers of 200
  * are kept: a refusal is thrown before anything is kept, so a bad request is checked again each time.
  *
+ * Each API key has its own answers: a caller never learns, from how fast an answer came, that another
+ * caller asked the same question.
+ *
  * Bounded by size (ANSWER_MEMO_BYTES): the oldest used answer goes first. A body is kept only up to
  * MAX_KEPT_BODY characters, so a large pasted document is never held as a key.
  */
@@ -33,10 +36,10 @@ export class AnswerMemo {
     this.swaps = generation()
   }
 
-  /** The key of a request, or undefined where it is not to be kept. */
-  key(operation: string, explain: boolean, body: string | undefined): string | undefined {
-    if (this.budget <= 0 || body === undefined || body.length > MAX_KEPT_BODY) return undefined
-    return `${operation}${explain ? ' explain' : ''}\n${body}`
+  /** The key of a request by the caller's key id, or undefined where it is not to be kept. */
+  key(caller: string | undefined, operation: string, explain: boolean, body: string | undefined): string | undefined {
+    if (this.budget <= 0 || caller === undefined || body === undefined || body.length > MAX_KEPT_BODY) return undefined
+    return `${caller} ${operation}${explain ? ' explain' : ''}\n${body}`
   }
 
   /** The answer kept for this key, freshly marked as used. */

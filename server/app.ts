@@ -131,7 +131,8 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
   const parsers = new Map<string, ReturnType<typeof bodyParser>>()
   const parserFor = (limit: string) => {
     let parser = parsers.get(limit)
-    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true })))
+    // requireJson has already refused any other media type, so the parser need not look at it again.
+    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true, detectJSON: () => true })))
     const text = shown(limit)
     return async (ctx: Context, next: Next) => {
       ctx.state.bodyLimit = text
@@ -174,7 +175,7 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
       }
       const explain = asked === 'true'
       ctx.type = 'application/json'
-      const key = memo.key(endpoint.operation_id, explain, (ctx.request as { rawBody?: string }).rawBody)
+      const key = memo.key(ctx.state.keyId as string | undefined, endpoint.operation_id, explain, (ctx.request as { rawBody?: string }).rawBody)
       const kept = key === undefined ? undefined : memo.get(key)
       if (kept !== undefined) {
         ctx.body = kept

@@ -1,12 +1,16 @@
 // Answers kept by their request's bytes (server/answer-memo.ts): the same body sent again is answered
-// with the same envelope without evaluating it again; a refusal is never kept; explain and operation
-// are part of the key; the budget holds, oldest used first out; a data set swap forgets everything.
+// with the same envelope without evaluating it again; a refusal is never kept; the caller's key,
+// explain and the operation are part of the key; the budget holds, oldest used first out; a data set swap forgets everything.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Registry } from 'prom-client'
 import { AnswerMemo } from '../../server/answer-memo.js'
 import { ANSWER_MEMO_BYTES } from '../../server/app.js'
 import { ServiceMetrics } from '../../server/observe.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FileKeyStore } from '../../service/keys.js'
 import { post, startServiceWith, type Service } from '../helpers.js'
 
 const test = suite('server/answer-memo: the same request answered again from memory')
@@ -20,13 +24,16 @@ async function evaluations(metrics: ServiceMetrics, operation: string): Promise<
   return line === undefined ? 0 : Number(line.split(' ').pop())
 }
 
-async function withService(answerMemoBytes: number, run: (service: Service, metrics: ServiceMetrics) => Promise<void>): Promise<void> {
+async function withService(answerMemoBytes: number, run: (service: Service, metrics: ServiceMetrics, keys: FileKeyStore) => Promise<void>): Promise<void> {
   const metrics = new ServiceMetrics(new Registry(), { processMetrics: false })
-  const service = await startServiceWith({ metrics, answerMemoBytes })
+  const dir = mkdtempSync(join(tmpdir(), 'answer-memo-'))
+  const keys = new FileKeyStore(join(dir, 'keys.json'))
+  const service = await startServiceWith({ metrics, answerMemoBytes, keys })
   try {
-    await run(service, metrics)
+    await run(service, metrics, keys)
   } finally {
     await service.close()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -54,6 +61,18 @@ test('the same body is evaluated once and answered twice with the same bytes', a
   })
 })
 
+test('each API key has its own answers: another caller asking the same is evaluated afresh', async () => {
+  await withService(ANSWER_MEMO_BYTES, async (service, metrics, keys) => {
+    const other = await keys.issue('another caller')
+    const first = await post(service, '/estate/calculate-state-tax', NY)
+    const theirs = await post(service, '/estate/calculate-state-tax', NY, { 'x-api-key': other.key })
+    assert.is(theirs.text, first.text)
+    assert.is(await evaluations(metrics, 'state_estate_tax'), 2)
+    await post(service, '/estate/calculate-state-tax', NY, { 'x-api-key': other.key })
+    assert.is(await evaluations(metrics, 'state_estate_tax'), 2)
+  })
+})
+
 test('a refused body is checked again every time, and never kept', async () => {
   await withService(ANSWER_MEMO_BYTES, async (service, metrics) => {
     const bad = { ...NY, gross_estate: -1 }
@@ -77,10 +96,10 @@ test('ANSWER_MEMO_BYTES=0 keeps nothing', async () => {
 
 test('the budget holds: the oldest used answer goes first, an answer too large is not kept', () => {
   const memo = new AnswerMemo(16 * 200)
-  const key = (i: number) => memo.key('op', false, `{"i":${i}}`)!
+  const key = (i: number) => memo.key('k1', 'op', false, `{"i":${i}}`)!
   const answer = 'x'.repeat(80)
   for (let i = 0; i < 20; i++) memo.set(key(i), answer)
-  // Each entry is 2 × (10 + 80) bytes: 17 fit in 3,200 bytes.
+  // Each entry is 2 × (13 + 80) bytes: 17 fit in 3,200 bytes.
   assert.is(memo.entries, 17)
   assert.is(memo.get(key(0)), undefined)
   assert.is(memo.get(key(3)), answer)
@@ -91,17 +110,20 @@ test('the budget holds: the oldest used answer goes first, an answer too large i
   // An answer over a sixteenth of the budget would push out too much: it is not kept.
   memo.set(key(21), 'x'.repeat(200))
   assert.is(memo.get(key(21)), undefined)
-  // Keys: the operation and explain are part of them; a long body or a zero budget has none.
-  assert.is.not(memo.key('op', true, '{}'), memo.key('op', false, '{}'))
-  assert.is.not(memo.key('a', false, '{}'), memo.key('b', false, '{}'))
-  assert.is(memo.key('op', false, ' '.repeat(9000)), undefined)
-  assert.is(new AnswerMemo(0).key('op', false, '{}'), undefined)
+  // Keys: the caller's key id, the operation and explain are part of them; a long body, an unknown
+  // caller or a zero budget has none.
+  assert.is.not(memo.key('k1', 'op', true, '{}'), memo.key('k1', 'op', false, '{}'))
+  assert.is.not(memo.key('k1', 'a', false, '{}'), memo.key('k1', 'b', false, '{}'))
+  assert.is.not(memo.key('k1', 'op', false, '{}'), memo.key('k2', 'op', false, '{}'))
+  assert.is(memo.key('k1', 'op', false, ' '.repeat(9000)), undefined)
+  assert.is(memo.key(undefined, 'op', false, '{}'), undefined)
+  assert.is(new AnswerMemo(0).key('k1', 'op', false, '{}'), undefined)
 })
 
 test('a swap of the data sets forgets every answer kept', () => {
   let swaps = 0
   const memo = new AnswerMemo(1 << 20, () => swaps)
-  const key = memo.key('op', false, '{}')!
+  const key = memo.key('k1', 'op', false, '{}')!
   memo.set(key, 'kept')
   assert.is(memo.get(key), 'kept')
   swaps++
