@@ -62,8 +62,16 @@ export const defaultLoadOptions = (): LoadOptions => ({
   only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined,
 })
 
-async function drive(url: string, body: string, headers: Record<string, string>, seconds: number, connections: number, warm = true): Promise<Measured> {
-  const options = { url, method: 'POST' as const, body, headers: { 'content-type': 'application/json', ...headers }, connections }
+/** A body whose `vary` field grows by one on each request (BenchRequest.vary), from where the last run left it. */
+let varied = 0
+function varying(body: Record<string, unknown>, field: string): () => string {
+  const start = Number(body[field])
+  return () => JSON.stringify({ ...body, [field]: start + varied++ })
+}
+
+async function drive(url: string, body: string | (() => string), headers: Record<string, string>, seconds: number, connections: number, warm = true): Promise<Measured> {
+  const fixed = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, connections }
+  const options = typeof body === 'string' ? { ...fixed, body } : { ...fixed, requests: [{ setupRequest: (request: object) => ({ ...request, body: body() }) }] }
   if (warm) await autocannon({ ...options, duration: 1 }) // warm-up: JIT, connection set-up
   const r = await autocannon({ ...options, duration: seconds })
   // Answers with a 2xx only, as ab-bench counts: a server that answers errors quickly is not fast.
@@ -113,7 +121,7 @@ export async function loadBench(options: LoadOptions = defaultLoadOptions(), log
         for (let round = 1; round <= options.rounds; round++) {
           for (const t of targets) {
             log(`  ${where}, round ${round}: ${t.who}…`)
-            t.runs.push(await drive(t.url, body, t.headers, options.seconds, options.connections, round === 1))
+            t.runs.push(await drive(t.url, request.vary ? varying(request.body, request.vary) : body, t.headers, options.seconds, options.connections, round === 1))
           }
         }
         const [e, s, b] = targets.map((t) => medianRound(t.runs))

@@ -10,6 +10,12 @@ export interface BenchRequest {
   body: Record<string, unknown>
   /** The target the issue sets for this class, if any: ratio of the bare echo's req/s, p99 multiple. */
   target?: { minRatio: number; maxP99Multiple: number }
+  /**
+   * A whole-dollar field that grows by one with each request sent, so that no two bodies are alike
+   * and none is answered from the service's memory of answers (server/answer-memo.ts): the class
+   * measures the evaluation itself.
+   */
+  vary?: string
 }
 
 const STATE_TARGET = { minRatio: 0.7, maxP99Multiple: 1.5 }
@@ -20,6 +26,13 @@ export const BENCH_REQUESTS: BenchRequest[] = [
     path: '/estate/calculate-state-tax',
     body: { state: 'NY', tax_year: 2026, gross_estate: 7650000 },
     target: STATE_TARGET,
+  },
+  {
+    name: 'state: NY, every estate new',
+    path: '/estate/calculate-state-tax',
+    body: { state: 'NY', tax_year: 2026, gross_estate: 7650000 },
+    target: STATE_TARGET,
+    vary: 'gross_estate',
   },
   {
     name: 'state: PA, 5 beneficiaries',

@@ -12,6 +12,7 @@
  */
 import Koa, { type Context, type Next } from 'koa'
 import Router from '@koa/router'
+import compose from 'koa-compose'
 import bodyParser from 'koa-bodyparser'
 import { answer, checkRequest, type Catalog, type Endpoint, type Envelope } from '../service/index.js'
 import { BODY_LIMIT, bodyLimitBytes, bodyLimitText, catalogDataAsOf, serviceVersion } from '../service/contract.js'
@@ -30,6 +31,7 @@ import type { EvaluationPool } from './pool.js'
 import { openApiDocument } from '../service/openapi.js'
 import { batchLimits, type BatchLimits } from '../service/batch.js'
 import { batchHandler } from './batch.js'
+import { AnswerMemo } from './answer-memo.js'
 
 export interface AppOptions {
   catalog: Catalog
@@ -55,9 +57,14 @@ export interface AppOptions {
   metricsText?: () => Promise<string>
   /** POST /batch's limits where not the service's (service/batch.ts): the tests set small ones. */
   batch?: Partial<BatchLimits>
+  /** Bytes of answers kept to answer the same request body again (answer-memo.ts; ANSWER_MEMO_BYTES); 0: none. */
+  answerMemoBytes?: number
 }
 
-export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText, batch }: AppOptions): Koa {
+/** The answers kept by default: 16 MiB a process, some ten thousand state answers. */
+export const ANSWER_MEMO_BYTES = 16 * 1024 * 1024
+
+export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFailuresPerMinute = 60, trustProxy = 0, serveMetrics = true, logger, metrics, metricsText, batch, answerMemoBytes = ANSWER_MEMO_BYTES }: AppOptions): Koa {
   // Behind trusted proxies ctx.ip is read from the last `trustProxy` entries of X-Forwarded-For (the
   // ones those proxies appended); a client's own entries before them are ignored.
   const app = new Koa(trustProxy > 0 ? { proxy: true, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: trustProxy } : {})
@@ -124,7 +131,8 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
   const parsers = new Map<string, ReturnType<typeof bodyParser>>()
   const parserFor = (limit: string) => {
     let parser = parsers.get(limit)
-    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true })))
+    // requireJson has already refused any other media type, so the parser need not look at it again.
+    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true, detectJSON: () => true })))
     const text = shown(limit)
     return async (ctx: Context, next: Next) => {
       ctx.state.bodyLimit = text
@@ -154,23 +162,34 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
     checkRequest(endpoint, body)
     return pool.answer(endpoint.operation_id, body, explain)
   }
+  const memo = new AnswerMemo(answerMemoBytes)
   const handler = (endpoint: Endpoint) => {
     // The evaluation-time series of this operation, looked up once (hot-metrics.ts).
     const evaluation = metrics?.evaluation.labels({ operation: endpoint.operation_id })
     return async (ctx: Context) => {
       ctx.state.operationId = endpoint.operation_id
-      const asked = ctx.query.explain
+      // The query string is parsed only where there is one: most requests have none.
+      const asked = ctx.querystring === '' ? undefined : ctx.query.explain
       if (asked !== undefined && asked !== 'true' && asked !== 'false') {
         throw new HttpError(400, 'validation_error', `explain must be true or false, got ${JSON.stringify(asked)}`, [{ field: 'explain', message: 'must be true or false' }])
       }
       const explain = asked === 'true'
+      ctx.type = 'application/json'
+      const key = memo.key(ctx.state.keyId as string | undefined, endpoint.operation_id, explain, (ctx.request as { rawBody?: string }).rawBody)
+      const kept = key === undefined ? undefined : memo.get(key)
+      if (kept !== undefined) {
+        ctx.body = kept
+        return
+      }
       const started = process.hrtime.bigint()
+      let answered: string
       try {
-        ctx.body = await respond(endpoint, (ctx.request as { body?: unknown }).body, explain)
+        answered = JSON.stringify(await respond(endpoint, (ctx.request as { body?: unknown }).body, explain))
       } finally {
         evaluation?.observe(Number(process.hrtime.bigint() - started) / 1e9)
       }
-      ctx.type = 'application/json'
+      if (key !== undefined) memo.set(key, answered)
+      ctx.body = answered
     }
   }
 
@@ -180,8 +199,17 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
     ctx.state.operationId = operation
     await next()
   }
+  // Each endpoint's path as the manifest spells it, looked up in a Map before the router: the
+  // router tries every route's pattern and composes the matched middleware anew on each request,
+  // a sixth of a state answer's time. Other spellings (case, a trailing slash) still reach the
+  // same chain through the router.
+  const endpointRoutes = new Map<string, (ctx: Context, next: Next) => Promise<unknown>>()
   for (const endpoint of catalog.endpoints) {
-    for (const path of endpoint.paths) router.post(path, named(endpoint.operation_id), authenticate, requireJson, parserFor(limitOf(endpoint)), requireBody, handler(endpoint))
+    const chain = [named(endpoint.operation_id), authenticate, requireJson, parserFor(limitOf(endpoint)), requireBody, handler(endpoint)]
+    for (const path of endpoint.paths) {
+      router.post(path, ...chain)
+      endpointRoutes.set(path, compose(chain))
+    }
   }
   // Many requests in one body of JSON Lines; each line is held to its endpoint's body limit.
   router.post('/batch', named('batch'), authenticate, batchHandler({ catalog, pool, limits: batchLimits(catalog, batch), lineLimit: (e) => bytes(limitOf(e)) }))
@@ -250,6 +278,10 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
   })
   app.use(refuseBadKeys)
   app.use(errors)
+  app.use((ctx, next) => {
+    const route = ctx.method === 'POST' ? endpointRoutes.get(ctx.path) : undefined
+    return route ? route(ctx, next) : next()
+  })
   app.use(router.routes())
   // 405 (or 501 for a method the router does not know) with the Allow header; errors.ts adds the body.
   app.use(router.allowedMethods())

@@ -15,7 +15,8 @@
  * of n trusted proxies saw it), AUTH_FAILURES_PER_MINUTE (60), ISSUE_FIRST_KEY (on: an empty key
  * store gets a first key, printed once; off: it is said how to issue one, as in Kubernetes),
  * DATA_RELOAD_SECONDS (60: how often a process looks for data sets newly installed under
- * DATA_DIR/datasets by `npm run data -- update`, and swaps them in; 0: only at start).
+ * DATA_DIR/datasets by `npm run data -- update`, and swaps them in; 0: only at start),
+ * ANSWER_MEMO_BYTES (16 MiB: answers kept to answer the same request body again; 0: none).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:net'
@@ -23,7 +24,7 @@ import { availableParallelism } from 'node:os'
 import { loadCatalogOrExit } from '../service/project/catalog.js'
 import { DATASETS_DIR, ENDPOINTS_DIR, ROOT, RULES_DIR, TABLES_DIR } from '../service/project/paths.js'
 import { keepDatasetsCurrent } from '../service/datasets.js'
-import { createApp } from './app.js'
+import { ANSWER_MEMO_BYTES, createApp } from './app.js'
 import { answerMalformedRequests } from './errors.js'
 import { EvaluationPool } from './pool.js'
 import { openKeyStore, type KeyStore } from '../service/keys.js'
@@ -124,6 +125,13 @@ if (!Number.isInteger(dataReloadSeconds) || dataReloadSeconds < 0) {
   process.exit(1)
 }
 
+/** ANSWER_MEMO_BYTES: answers a process keeps for a request body sent again (server/answer-memo.ts). */
+const answerMemoBytes = Number(process.env.ANSWER_MEMO_BYTES ?? ANSWER_MEMO_BYTES)
+if (!Number.isInteger(answerMemoBytes) || answerMemoBytes < 0) {
+  console.error(`ANSWER_MEMO_BYTES must be a whole number of bytes, at least 0, got ${process.env.ANSWER_MEMO_BYTES}`)
+  process.exit(1)
+}
+
 /** The key store (DATABASE_URL, else DATA_DIR/keys.json); one line and an exit when it cannot be opened. */
 async function openStore(): Promise<KeyStore> {
   try {
@@ -170,7 +178,7 @@ async function serve(label: string): Promise<void> {
     const registry = metrics.registry
     listenForMetrics(() => registry.metrics(), `${label}metrics on http://${host}:${metricsPort}/metrics`)
   }
-  const server = createApp({ catalog, keys, pool, authFailuresPerMinute, trustProxy, serveMetrics: metricsPort === undefined, logger, metrics, metricsText }).listen(port, host, () => {
+  const server = createApp({ catalog, keys, pool, authFailuresPerMinute, trustProxy, serveMetrics: metricsPort === undefined, logger, metrics, metricsText, answerMemoBytes }).listen(port, host, () => {
     console.log(`${label}listening on http://${host}:${port} (${catalog.endpoints.length} endpoints, rules ${catalog.service.formula_version}, root ${ROOT})`)
   })
   server.on('error', (error: NodeJS.ErrnoException) => {

@@ -105,7 +105,10 @@ export async function startService(serviceCatalog: Catalog = catalog()): Promise
 export async function startServiceWith(options: Partial<AppOptions>): Promise<Service> {
   const keys = options.keys ?? new FileKeyStore(join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys.json'))
   const { key } = await keys.issue('test')
-  const server = createApp({ catalog: catalog(), ...options, keys }).listen(0, '127.0.0.1')
+  // No answers kept unless a test asks (server/answer-memo.ts): the tests that send the same body
+  // twice check that the evaluation gives the same bytes, and the heavy requests of the bounds'
+  // tests must be evaluated each time. test/server/answer-memo.test.ts tests the memory itself.
+  const server = createApp({ catalog: catalog(), answerMemoBytes: 0, ...options, keys }).listen(0, '127.0.0.1')
   answerMalformedRequests(server)
   // A test's client may stay idle longer than Node's 5 s keep-alive on a loaded machine (several
   // test processes on two cores); the server closing the socket as the client reuses it is a

@@ -116,6 +116,39 @@ interface Piece {
   parameter?: TableEntry
 }
 
+/**
+ * The value of each compiled piece that reads nothing: a literal, and an operator or a pure library
+ * function over literals (`-0.9`, `['first', 'second']`, `range(1, 60)`), worked out once at load.
+ * Values are never changed once made, so every evaluation may share the one value.
+ */
+const constants = new WeakMap<Compiled, { value: Value }>()
+
+function constant(value: Value): Compiled {
+  const fn: Compiled = () => value
+  constants.set(fn, { value })
+  return fn
+}
+
+/**
+ * `fn` folded to its value when all of `parts` are constants, else `fn` itself. A fault (a division by
+ * zero, an impossible date) is left to the evaluation, which reports it as it always has.
+ */
+function folded(fn: Compiled, parts: Compiled[]): Compiled {
+  if (!parts.every((p) => constants.has(p))) return fn
+  try {
+    return constant(fn(NO_RUNTIME))
+  } catch {
+    return fn
+  }
+}
+
+/** What a constant is evaluated on at load: it reads nothing, so any use of the runtime is a fault (and nothing is folded). */
+const NO_RUNTIME = new Proxy({} as Runtime, {
+  get() {
+    throw new EvaluationError('not a constant')
+  },
+})
+
 function fail(ctx: Ctx, message: string): never {
   throw new EvaluationError(`${message} in formula \`${ctx.text}\``)
 }
@@ -163,11 +196,8 @@ function compile(node: Node, ctx: Ctx): Piece {
   switch (node.type) {
     case 'Literal': {
       const value = node.value
-      if (typeof value === 'number') {
-        const d = new Dec(String(node.raw))
-        return { fn: () => d }
-      }
-      if (typeof value === 'string' || typeof value === 'boolean' || value === null) return { fn: () => value as Value }
+      if (typeof value === 'number') return { fn: constant(new Dec(String(node.raw))) }
+      if (typeof value === 'string' || typeof value === 'boolean' || value === null) return { fn: constant(value as Value) }
       throw new CompileError(`unsupported literal ${String(node.raw)}`)
     }
     case 'Identifier':
@@ -215,11 +245,11 @@ function compile(node: Node, ctx: Ctx): Piece {
       const arg = value(node.argument as Node, ctx)
       switch (node.operator) {
         case '-':
-          return { fn: (rt) => dec(ctx, arg(rt), 'operand of -').neg() }
+          return { fn: folded((rt) => dec(ctx, arg(rt), 'operand of -').neg(), [arg]) }
         case '+':
-          return { fn: (rt) => dec(ctx, arg(rt), 'operand of +') }
+          return { fn: folded((rt) => dec(ctx, arg(rt), 'operand of +'), [arg]) }
         case '!':
-          return { fn: (rt) => !bool(ctx, arg(rt), 'operand of !') }
+          return { fn: folded((rt) => !bool(ctx, arg(rt), 'operand of !'), [arg]) }
       }
       throw new CompileError(`unsupported operator ${String(node.operator)}`)
     }
@@ -229,11 +259,14 @@ function compile(node: Node, ctx: Ctx): Piece {
       const test = value(node.test as Node, ctx)
       const yes = value(node.consequent as Node, ctx)
       const no = value(node.alternate as Node, ctx)
+      // A condition known at load takes its branch then (both branches are still compiled and checked).
+      const known = constants.get(test)?.value
+      if (typeof known === 'boolean') return { fn: known ? yes : no }
       return { fn: (rt) => (bool(ctx, test(rt), 'condition of ?:') ? yes(rt) : no(rt)) }
     }
     case 'ArrayExpression': {
       const items = (node.elements as Node[]).map((e) => value(e, ctx))
-      return { fn: (rt) => items.map((f) => f(rt)) }
+      return { fn: folded((rt) => items.map((f) => f(rt)), items) }
     }
     case 'CallExpression':
       return { fn: call(node, ctx) }
@@ -255,9 +288,12 @@ function same(ctx: Ctx, a: Value, b: Value): boolean {
 }
 
 function binary(node: Node, ctx: Ctx): Compiled {
-  const op = node.operator as string
   const left = value(node.left as Node, ctx)
   const right = value(node.right as Node, ctx)
+  return folded(operator(node.operator as string, left, right, ctx), [left, right])
+}
+
+function operator(op: string, left: Compiled, right: Compiled, ctx: Ctx): Compiled {
   // Written once here, not on every evaluation: they name an operand only when it is wrong.
   const leftOf = `left of ${op}`
   const rightOf = `right of ${op}`
@@ -309,6 +345,7 @@ export class LambdaScope implements Runtime {
     private readonly values: readonly Value[],
   ) {}
   get(name: string): Value {
+    if (this.names[0] === name) return this.values[0] ?? null
     const i = this.names.indexOf(name)
     return i >= 0 ? (this.values[i] ?? null) : this.parent.get(name)
   }
@@ -341,6 +378,42 @@ export class LambdaScope implements Runtime {
   }
 }
 
+/** The most steps a call of literals may charge and still be worked out at load. */
+const MOST_STEPS_FOLDED = 1000
+
+/**
+ * A pure function of constants, called once at load. The steps it charges (a power's series, a
+ * range's items) are charged again at each evaluation, so that folding changes no step count; a
+ * call that charges is therefore no constant for the expression around it. Undefined when the
+ * call fails at load: the evaluation reports the fault as it always has.
+ */
+function atLoadValue(impl: FunctionSpec['impl'], args: Compiled[], where: string, name: string): Compiled | undefined {
+  let units = 0
+  const cx: CallContext = {
+    rt: NO_RUNTIME,
+    fail: (message: string): never => {
+      throw new EvaluationError(`${name}(): ${message}${where}`)
+    },
+    work: (n: number): void => {
+      if (n > 0) units += n
+      // A large piece of work is left to the evaluation, where the step budget bounds it.
+      if (units > MOST_STEPS_FOLDED) throw new EvaluationError('too much work to fold')
+    },
+  }
+  let value: Value
+  try {
+    value = impl(args.map((a) => constants.get(a)!.value), cx)
+  } catch {
+    return undefined
+  }
+  if (units === 0) return constant(value)
+  const charged = units
+  return (rt) => {
+    rt.work?.(charged)
+    return value
+  }
+}
+
 /** Read a table on the calculation date through the runtime (cited then; later reads are answered from the first). */
 function readTable(rt: Runtime, entry: TableEntry): void {
   if (entry.kind === 'marginal_rate_schedule' || entry.kind === 'lookup' || entry.kind === 'parameter') rt.read(entry)
@@ -369,6 +442,12 @@ function lambda(node: Node, ctx: Ctx, arity: number): (rt: Runtime) => Lambda {
   for (const d of inner.deps) if (!params.includes(d)) ctx.deps.add(d)
   // Each call is a step: a lambda is how a list function (filter, map, sort_by, any…) loops, so
   // counting here bounds them all without each function counting its own calls.
+  // Most lambdas take one parameter (`x => x.amount > 0`): called without a rest array.
+  if (params.length === 1)
+    return (rt) => (arg: Value) => {
+      rt.work?.(1)
+      return body(new LambdaScope(rt, params, [arg]))
+    }
   return (rt) =>
     (...args: Value[]) => {
       rt.work?.(1)
@@ -418,6 +497,10 @@ function call(node: Node, ctx: Ctx): Compiled {
   })
   const impl = spec.impl
   const where = ` in formula \`${ctx.text}\``
+  if (spec.pure && !table && familyId === undefined && lambdas.length === 0 && args.every((a) => constants.has(a))) {
+    const atLoad = atLoadValue(impl, args, where, name)
+    if (atLoad) return atLoad
+  }
   const cx: CallContext = {
     rt: undefined as unknown as Runtime,
     fail: (message: string): never => {
@@ -430,6 +513,20 @@ function call(node: Node, ctx: Ctx): Compiled {
   if (table) cx.table = table
   const n = args.length
   const first = spec.tableFirst ? table : undefined
+  // Most calls take values only (given, year, min, count): their arguments, then the function.
+  if (!first && familyId === undefined && lambdas.length === 0) {
+    return (rt) => {
+      const values: Value[] = new Array(n)
+      for (let i = 0; i < n; i++) values[i] = args[i]!(rt)
+      const outer = cx.rt
+      cx.rt = rt
+      try {
+        return impl(values, cx)
+      } finally {
+        cx.rt = outer
+      }
+    }
+  }
   return (rt) => {
     if (first) readTable(rt, first)
     const values: (Value | Lambda)[] = new Array(n)

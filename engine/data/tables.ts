@@ -94,12 +94,16 @@ export type TableEntry = ParameterEntry | ScheduleEntry | LookupEntry | SeriesEn
 
 /** The value in force on `date`, or undefined before the first effective date. @api public */
 export function at<T>(history: Dated<T>[], date: string): Dated<T> | undefined {
-  let found: Dated<T> | undefined
-  for (const item of history) {
-    if (item.from <= date) found = item
-    else break
+  // By halves: a history is sorted by date at load, and some are long (a wage base since 1937, read
+  // once for every year of an earnings record).
+  let low = 0
+  let high = history.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (history[middle]!.from <= date) low = middle + 1
+    else high = middle
   }
-  return found
+  return low === 0 ? undefined : history[low - 1]
 }
 
 /** Tax under a marginal-rate schedule: the bracket's base plus its rate on the excess. @api public */

@@ -71,6 +71,12 @@ export function applyInstalled(d: DatasetEntry, datasetsDir: string | undefined)
   }
 }
 
+/** How many times installed copies were swapped in by this process: what was answered from the old rows is stale. */
+let swaps = 0
+export function datasetSwaps(): number {
+  return swaps
+}
+
 /** The installed copies each list of data sets refused, by their pointers. */
 const REFUSED = new WeakMap<DatasetEntry[], Set<string>>()
 
@@ -115,5 +121,6 @@ export function refreshDatasets(
     else delete d.installed
     d.store = stores.get(d.id)
   })
+  swaps++
   return { swapped: changed.map((d) => d.id), problems }
 }

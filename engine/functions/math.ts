@@ -74,18 +74,14 @@ export const math: FunctionLibrary = {
       cx.work(SERIES_STEPS.fractionalPower)
       // The series costs some hundred multiplications at forty digits; a search asks for the same
       // factor again at each of its steps (a discount factor by date), so the request keeps it.
+      if (!base.isPositive() || base.isZero()) return finite(cx, base.pow(exponent), 'pow')
+      // ln of a base is kept too (a search values shares at several dates at each growth rate). Both
+      // are computed in fixed point (values/power.ts), so even a base met once costs less this way
+      // than through decimal.js pow.
       const keep = cx.rt.keep?.bind(cx.rt)
-      if (!keep || !base.isPositive() || base.isZero()) return finite(cx, base.pow(exponent), 'pow')
-      // ln of a base is kept too, from the second power of it the request takes (a search values
-      // shares at several dates at each growth rate); a base met once is pow's alone, which costs less
-      // than a wide logarithm and exponential.
+      if (!keep) return finite(cx, power(base, exponent, wideLogarithm(base)), 'pow')
       const b = base.toString()
-      const e = exponent.toString()
-      return keep(`pow ${b} ${e}`, () => {
-        // The first exponent this base was raised to: this very call when it is the base's first.
-        if (keep(`first power of ${b}`, () => e) === e) return finite(cx, base.pow(exponent), 'pow')
-        return finite(cx, power(base, exponent, keep(`ln ${b}`, () => wideLogarithm(base))), 'pow')
-      })
+      return keep(`pow ${b} ${exponent.toString()}`, () => finite(cx, power(base, exponent, keep(`ln ${b}`, () => wideLogarithm(base))), 'pow'))
     },
   },
   discounted_sum: {

@@ -15,6 +15,16 @@ const STEPS_BETWEEN_TIME_LIMIT_CHECKS = 1024
 /** The most library results one request keeps (Collector `kept`): a setting of the engine, not law. */
 export const KEPT_RESULTS = 4096
 
+/**
+ * The calls of one rule set made so far in a request: the first alone, by its values (most rule
+ * sets are called once a request, and the text of their inputs would be written for nothing), then
+ * all of them by the text of their inputs (convert.ts `callKey`) from the second call on.
+ */
+export interface CallsOf {
+  first?: { values: Record<string, Value>; result: Record<string, Value> }
+  byKey?: Map<string, Record<string, Value>>
+}
+
 /** What one request gathers across the rule sets it runs. @api private */
 export class Collector {
   citations = new Map<string, Citation>()
@@ -28,14 +38,18 @@ export class Collector {
    * same inputs (a person's benefit stream at one claiming age, for every age of the spouse) is
    * answered from here. Its citations and notes were collected the first time.
    */
-  readonly calls = new Map<string, Record<string, Value>>()
+  readonly calls = new Map<string, CallsOf>()
   /**
    * Costly pure results of library functions by their arguments' text (Runtime `keep`), at most
    * KEPT_RESULTS of them: a bound on the memory a request may hold, not on its work.
    */
   readonly kept = new Map<string, Value>()
-  /** The request's dates by value, with the field holding each: what a date out of range is named by. */
-  readonly dateFields = new Map<string, string>()
+  /**
+   * The request body, as sent: where a date out of range is found by value to name its field
+   * (`dateField`). Walked only when a date is refused, never on an answer.
+   */
+  request: unknown
+  private dateFields: Map<string, string> | undefined
   /** Work done so far, in steps, against the request's limits. */
   private work = 0
   /** The step count at which the clock is read next. */
@@ -73,10 +87,23 @@ export class Collector {
       if (Date.now() > this.deadline) throw new DeadlineError(this.limits.milliseconds)
     }
   }
+  /** The field of the request that holds `date` (`donees[1].date_of_birth`), the first in the body's order. */
+  dateField(date: string): string | undefined {
+    if (!this.dateFields) collectDates(this.request, '', (this.dateFields = new Map()))
+    return this.dateFields.get(date)
+  }
   cite(refs: Citation[]) {
     for (const r of refs) if (!this.citations.has(r.title)) this.citations.set(r.title, r)
   }
   note(text: string) {
     if (!this.notes.includes(text)) this.notes.push(text)
   }
+}
+
+/** Every date of a request by value, with the field that holds it (`donees[1].date_of_birth`). */
+function collectDates(v: unknown, path: string, into: Map<string, string>): void {
+  if (typeof v === 'string') {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(v) && !into.has(v)) into.set(v, path)
+  } else if (Array.isArray(v)) v.forEach((item, i) => collectDates(item, `${path}[${i}]`, into))
+  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) collectDates(x, path ? `${path}.${k}` : k, into)
 }

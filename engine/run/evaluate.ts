@@ -56,11 +56,14 @@ export async function evaluate(
   const { service } = catalog
   const currency = options.currency ?? { code: service.default_currency, ...service.currencies[service.default_currency]! }
   const collector = new Collector(options.explain === true, currency, service.limits)
-  collectDates(input, '', collector.dateFields)
+  collector.request = input
   const step = options.given || options.formulas ? { given: givenSlots(rs, options.given ?? {}), read: options.formulas ?? [], values: {} } : undefined
   const result = run(catalog, rs, toValues(rs.inputs, input), collector, undefined, step)
+  // The result's JSON is a fresh object: the notes go into it, not into a copy of it.
+  const json = toJson(result) as Record<string, unknown>
+  json.notes = collector.notes
   const out: Evaluated = {
-    result: { ...(toJson(result) as Record<string, unknown>), notes: collector.notes },
+    result: json,
     citations: [...collector.citations.keys()],
     // Never empty: an answer that read no table is dated by the data its rule set is built on.
     data_as_of: collector.asOf || dataDateOf(catalog, rs),
@@ -281,6 +284,18 @@ class Scope implements Runtime {
   }
 }
 
+/** A call's inputs as the text of its memo key (toValues writes them in the order the callee declares them: no sorting needed). */
+function inputsKey(values: Record<string, Value>): string {
+  let key = ''
+  for (const name in values) key += `|${callKey(values[name]!)}`
+  return key
+}
+
+/** Whether a value is a record (not a decimal, not a list, not null). */
+function isRecord(v: Value): v is { [key: string]: Value } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isDec(v)
+}
+
 /** A call site's answers, one level per input value in the site's order, the answer under SAME_RESULT. */
 type SameCalls = Map<unknown, unknown>
 const SAME_RESULT = Symbol('result')
@@ -371,7 +386,7 @@ class Evaluation {
    * birth) it is the first date of the table read there.
    */
   beforeTheRules(entry: TableEntry, from: string | undefined, date: string, calculation = false): InputError {
-    const field = calculation && this === this.request ? this.rs.date?.input : this.collector.dateFields.get(date)
+    const field = calculation && this === this.request ? this.rs.date?.input : this.collector.dateField(date)
     const refuse = (detail: string) => new InputError('unsupported_parameter', field ? `${field} ${detail}` : `a date of the request: ${detail}`, [{ field: field ?? 'body', message: detail }])
     if (from === undefined) return refuse(`${date} is outside the rules' range: they hold no value of "${entry.label}" (${entry.id})`)
     let bound = from
@@ -497,7 +512,12 @@ class Evaluation {
     // list for every age of the other) is answered without building its text key: values are never
     // changed once made, so the same objects are the same inputs.
     let same = this.request.sameCalls.get(node)
-    if (!same) this.request.sameCalls.set(node, (same = new Map()))
+    if (!same) {
+      // The site's first call in the request: most sites are called once (a state's call of the
+      // federal rules), so their index by identity is begun only at the second.
+      this.request.sameCalls.set(node, new Map())
+      return this.callSite(node, callee, target, input)
+    }
     let level = same.get(target)
     if (!level) same.set(target, (level = new Map()))
     for (const k in input) {
@@ -508,28 +528,47 @@ class Evaluation {
     }
     const again = level.get(SAME_RESULT) as Record<string, Value> | undefined
     if (again) return again
-    let result: Record<string, Value>
+    const result = this.callSite(node, callee, target, input)
+    level.set(SAME_RESULT, result)
+    return result
+  }
+
+  /** A call answered by the request's memo or run, its refusal naming the caller's fields. */
+  private callSite(node: CallNode, callee: RuleSet, target: string, input: Record<string, Value>): Record<string, Value> {
     try {
-      result = this.callByKey(callee, target, input)
+      return this.callByKey(callee, target, input)
     } catch (error) {
       throw callersFields(this.rs, node, error)
     }
-    level.set(SAME_RESULT, result)
-    return result
   }
 
   /** A call answered from the request's memo by its inputs' text key, or run. */
   private callByKey(callee: RuleSet, target: string, input: Record<string, Value>): Record<string, Value> {
     const values = toValues(callee.inputs, input)
-    // toValues writes the callee's inputs in the order it declares them: the key needs no sorting.
-    let key = target
-    for (const name in values) key += `|${callKey(values[name]!)}`
-    const known = this.collector.calls.get(key)
+    const memo = this.collector.calls
+    const made = memo.get(target)
+    if (!made) {
+      const result = this.runCall(callee, values)
+      memo.set(target, { first: { values, result } })
+      return result
+    }
+    if (!made.byKey) {
+      made.byKey = new Map()
+      if (made.first) made.byKey.set(inputsKey(made.first.values), made.first.result)
+      made.first = undefined
+    }
+    const key = inputsKey(values)
+    const known = made.byKey.get(key)
     if (known) return known
-    this.collector.tick()
-    const result = run(this.catalog, callee, values, this.collector, this.request)
-    this.collector.calls.set(key, result)
+    const result = this.runCall(callee, values)
+    made.byKey.set(key, result)
     return result
+  }
+
+  /** Run a called rule set: a step of its own, beside those of its formulas. */
+  private runCall(callee: RuleSet, values: Record<string, Value>): Record<string, Value> {
+    this.collector.tick()
+    return run(this.catalog, callee, values, this.collector, this.request)
   }
 
   /** The items of a list, one scope each, with the carried values passed on. */
@@ -554,7 +593,17 @@ class Evaluation {
         child = new Scope(this, node.scope, undefined, scope)
         child.bind(asSlot, item)
         for (let j = 0; j < carrySlots.length; j++) child.bind(carrySlots[j]!, carried[node.carry[j]!.name]!)
-      } else child = new Scope(this, node.scope, { ...(item as Record<string, Value>), ...carried }, scope)
+      } else if (isRecord(item)) {
+        // The item's fields and the carried values straight into their slots, the carried ones
+        // first as they would override the item's in { ...item, ...carried }: no record built.
+        child = new Scope(this, node.scope, undefined, scope)
+        const { names, bound } = node.scope
+        for (let j = 0; j < bound; j++) {
+          const name = names[j]!
+          if (Object.hasOwn(carried, name)) child.bind(j, carried[name]!)
+          else if (Object.hasOwn(item, name)) child.bind(j, item[name]!)
+        }
+      } else child = new Scope(this, node.scope, { ...(item as unknown as Record<string, Value>), ...carried }, scope)
       this.prepare(child)
       out.push(this.render(node.result, child) ?? null)
       if (node.until && this.bool(node.until.run(child), `until of '${node.name}'`)) break
@@ -642,10 +691,3 @@ class Evaluation {
 }
 
 
-/** Every date of a request by value, with the field that holds it (`donees[1].date_of_birth`). */
-function collectDates(v: unknown, path: string, into: Map<string, string>): void {
-  if (typeof v === 'string') {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(v) && !into.has(v)) into.set(v, path)
-  } else if (Array.isArray(v)) v.forEach((item, i) => collectDates(item, `${path}[${i}]`, into))
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) collectDates(x, path ? `${path}.${k}` : k, into)
-}

@@ -43,6 +43,32 @@ test('min and max choose as decimal.js chooses, ties and signed zeros included',
   )
 })
 
+test('a formula of literals is worked out once at load, and answers as before', () => {
+  assert.is(String(run("-0.9")), '-0.9')
+  assert.is(String(run('(1 + 2) * 3 / 4')), '2.25')
+  assert.is(JSON.stringify(run("['first', 'second']")), '["first","second"]')
+  assert.is(String(run('count(range(1, 60))')), '60')
+  assert.is(String(run('1 > 2 ? a : b')), '0.2')
+  // Folded once: the same value on every evaluation, never rebuilt.
+  const folded = compileExpression("['first', 'second']", resolver)
+  assert.is(folded.run(rt), folded.run(rt))
+})
+
+test('a folded call still charges its steps at each evaluation, and a fault in literals is still the evaluation\'s', () => {
+  let steps = 0
+  const counting = { ...rt, get: rt.get, work: (n: number) => void (steps += n) } as unknown as Runtime
+  const power = compileExpression('pow(2, 10)', resolver)
+  assert.is(String(power.run(counting)), '1024')
+  const once = steps
+  assert.ok(once > 0)
+  power.run(counting)
+  assert.is(steps, 2 * once)
+  // Compiled without complaint, refused when evaluated, with the message it always had.
+  const broken = compileExpression('1 / (2 - 2)', resolver)
+  assert.throws(() => broken.run(rt), /division by zero/)
+  assert.throws(() => compileExpression('date(2026, 2, 30)', resolver).run(rt))
+})
+
 test('an unknown name is a compile error naming it', () => {
   assert.throws(() => compileExpression('a + c', resolver), (e: unknown) => e instanceof CompileError && e.message === "unknown name 'c'")
 })

@@ -39,6 +39,35 @@ test('equals x.pow(y) on 600 bases and exponents: growth rates, discount factors
   assert.ok(checked > 500)
 })
 
+test('the fixed-point logarithm equals decimal.js ln at the wide precision on 800 bases', () => {
+  // The wide precision is the engine's and ten guard digits (power.ts): 50.
+  const Wide = Dec.clone({ precision: Dec.precision + 10 })
+  const r = numbers(7)
+  const next = () => r.next().value as number
+  for (let i = 0; i < 800; i++) {
+    const x =
+      i % 3 === 0 ? new Dec(1).plus(new Dec(Math.round(next() * 2e6) - 9e5).div(1e6))
+      : i % 3 === 1 ? new Dec(Math.round(next() * 1e12) + 1).div(1e6)
+      : new Dec(1).div(new Dec(Math.round(next() * 1e9) + 2))
+    const got = wideLogarithm(x)
+    const expected = new Wide(x).ln()
+    assert.ok(got.eq(expected), `ln ${x.toString()}: ${got.toString()} against ${expected.toString()}`)
+    assert.is(got.precision(), expected.precision(), `ln ${x.toString()} keeps ln's digits`)
+  }
+})
+
+test('at the edges of the fixed point (next to 1, e^±40 and beyond) decimal.js answers, and the results are equal', () => {
+  const Wide = Dec.clone({ precision: Dec.precision + 10 })
+  for (const text of ['1.0000000000001', '0.9999999999999', '1.000000000001', '1e17', '1e-17', '2.35e17', '4.2e-18', '1e30', '1e-30']) {
+    const x = new Dec(text)
+    assert.ok(wideLogarithm(x).eq(new Wide(x).ln()), `ln ${text}`)
+    for (const y of ['0.5', '-0.5', '2.0027397260273972602739726027397260274', '-40.5']) {
+      const e = new Dec(y)
+      assert.ok(power(x, e, wideLogarithm(x)).eq(x.pow(e)), `${text} ^ ${y}`)
+    }
+  }
+})
+
 test('a very large exponent is left to pow (its own guard digits), and still equal', () => {
   const x = new Dec('1.0000001')
   const y = new Dec('123456789.5')

@@ -24,4 +24,21 @@ test('a dated value is the last one in force on the date', () => {
   assert.is(at(entry.history, '2017-12-31'), undefined)
 })
 
+test('by halves, at() answers as a walk from the first date does, on every date of a long history', () => {
+  // The contribution and benefit base has a value for nearly every year since 1937.
+  const entry = catalog().tables.get('payroll.federal.contribution_and_benefit_base')!
+  if (entry.kind !== 'parameter') throw new Error('not a parameter')
+  const walk = (date: string) => {
+    let found: (typeof entry.history)[number] | undefined
+    for (const item of entry.history) if (item.from <= date) found = item
+    return found
+  }
+  assert.ok(entry.history.length > 50)
+  for (let year = 1930; year <= 2030; year++) {
+    for (const day of ['01-01', '06-30', '12-31']) assert.is(at(entry.history, `${year}-${day}`), walk(`${year}-${day}`), `${year}-${day}`)
+  }
+  for (const item of entry.history) assert.is(at(entry.history, item.from), item, item.from)
+  assert.is(at([], '2026-01-01'), undefined)
+})
+
 test.run()
