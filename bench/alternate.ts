@@ -33,6 +33,8 @@ const ROWS: { name: string; file?: string; caseName?: string; example?: string }
   { name: 'SSDI work credits, 20/40 rule', file: 'test/golden/social_security/work_credits.yaml', caseName: 'A 40-year-old with steady recent work' },
   { name: 'state NY near its cliff', file: 'test/golden/estate/state/ny.yaml', caseName: 'One dollar beyond 105%' },
   { name: 'example analyze_83b_election', example: 'analyze_83b_election' },
+  { name: 'Social Security filing strategy, couple 97 × 97', file: 'test/golden/social_security/filing_strategy.yaml', caseName: 'all 97 × 97 pairs' },
+  { name: 'example optimize_ss_filing_strategy', example: 'optimize_ss_filing_strategy' },
 ]
 
 const cpu = () => {

@@ -131,7 +131,8 @@ export function createApp({ catalog, keys, pool, bodyLimit = BODY_LIMIT, authFai
   const parsers = new Map<string, ReturnType<typeof bodyParser>>()
   const parserFor = (limit: string) => {
     let parser = parsers.get(limit)
-    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true })))
+    // requireJson has already refused any other media type, so the parser need not look at it again.
+    if (!parser) parsers.set(limit, (parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, strict: true, detectJSON: () => true })))
     const text = shown(limit)
     return async (ctx: Context, next: Next) => {
       ctx.state.bodyLimit = text

@@ -34,8 +34,9 @@ export function compileFunctions(c: Compiler, raw: Record<string, RawFunction>, 
     const body = compileAt(c, f.formula, [...path, 'formula'], resolver)
     if (!body) continue
     // A `list` parameter takes a list of any items (the matches of match_all, amounts by year): the
-    // body names a value it would otherwise compute twice, as a function has no names of its own.
-    const types = params.map((p) => (f.params[p] === 'list' ? { list: 'any' } : f.params[p]!)) as ValueType[]
+    // body names a value it would otherwise compute twice, as a function has no names of its own. An
+    // `object` one takes a record (an item of a search's list of options), its fields read by name.
+    const types = params.map((p) => (f.params[p] === 'list' ? { list: 'any' } : f.params[p] === 'object' ? { record: 'open' } : f.params[p]!)) as ValueType[]
     // Its result type: the body's, with each parameter of its declared type.
     const returns = body.ast
       ? checkTypes(body.ast, f.formula, { typeOf: (n) => (params.includes(n) ? types[params.indexOf(n)] : undefined), table: tables, fn: (n) => functions.get(n) ?? libraryFunction(n) }).type

@@ -359,7 +359,7 @@ export const ruleSetSchema = {
         required: ['params', 'formula'],
         additionalProperties: false,
         properties: {
-          params: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { enum: ['amount', 'integer', 'rate', 'text', 'boolean', 'date', 'list'] } },
+          params: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: { enum: ['amount', 'integer', 'rate', 'text', 'boolean', 'date', 'list', 'object'] } },
           formula: expression,
           label: { type: 'string' },
           description: { type: 'string' },

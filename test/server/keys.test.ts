@@ -98,8 +98,13 @@ test('quickCheck says valid for a live SHA-256 key, invalid for a bad one, and u
   assert.is(store.quickCheck(key), 'valid')
   assert.is(store.quickCheck(`${id}.${'A'.repeat(43)}`), 'invalid')
   assert.is(store.quickCheck(undefined), 'invalid')
+  // The same key again is not hashed again; revoked, it is checked afresh and refused.
+  const before = store.hashes
+  assert.is(store.quickCheck(key), 'valid')
+  assert.is(store.hashes, before)
   await store.revoke(id)
   assert.is(store.quickCheck(key), 'invalid')
+  assert.is(store.hashes, before + 1)
 })
 
 test('a good request through the app hashes its secret once (the guard says valid, so authenticate does not hash again)', async () => {

@@ -863,9 +863,9 @@ export interface paths {
          * Social Security claiming ages (62 to 70 by month) that maximise a person's or a couple's expected lifetime benefits
          * @description Social Security claiming ages (62 to 70 by month) that maximise a person's or a couple's expected lifetime benefits.
          *
-         *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living (SSA's 2022 period life table by default; SSA's cohort table of the year of birth, or a fixed age at death, as `mortality` chooses) and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons. Also searched: a widow(er)'s own and widow(er)'s benefits in either order (`deceased_spouse`, or a `former_spouse` who has died), a divorced spouse's benefit on a living former spouse's record (`former_spouse`), the children's benefits on the person's record within the family maximum (`children`), a voluntary suspension of a benefit already claimed (from full retirement age to 70), and the grace year of the earnings test from a quit-work date.
+         *     Searches every claiming month from 62 to 70 for one person, or every pair (97 × 97) for a married couple, and returns the one with the greatest expected present value of the household's benefits: each person's retirement benefit (reduced 5/9 and 5/12 of 1% a month before full retirement age, raised 2/3 of 1% a month after it for those born 1943 and later, 42 U.S.C. § 402(q), (w)), the spouse's benefit (half the other's PIA, over one's own, § 402(b), (k)(3)) from the month both have filed, and the widow(er)'s benefit (§ 402(e), (f), with RIB-LIM) after the first death; each month weighed by the chance of being living (SSA's 2022 period life table by default; SSA's cohort table of the year of birth, or a fixed age at death, as `mortality` chooses) and discounted at a real rate. Returns the best claiming ages, their expected present value, the values of claiming both at 62, at full retirement age and at 70, the first year's monthly benefits, break-even ages and reasons. Also searched: a widow(er)'s own and widow(er)'s benefits in either order (`deceased_spouse`, or a `former_spouse` who has died), a divorced spouse's benefit on a living former spouse's record (`former_spouse`), the children's benefits on the person's record within the family maximum (`children`), a voluntary suspension of a benefit already claimed (from full retirement age to 70), and the grace year of the earnings test from a quit-work date; a worker's excess earnings are charged against the children's benefits on the record too (20 CFR 404.434(b)(1)), and a divorced spouse's against the divorced spouse's benefit the person is paid (42 U.S.C. § 403(b)(1)), both recomputed at full retirement age.
          *
-         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit only; Parents' benefits, a child-in-care spouse's or mother's/father's benefit, children on the spouse's record or sharing the family maximum with a spouse's benefit, children's survivor benefits, disability benefits, and retroactive filing of the spouse's benefit and of a widow(er)'s benefit reduced for age (a retroactive claim of the worker's own benefit at or after full retirement age, and of an unreduced widow(er)'s benefit, is searched); For a couple, the survivor's choice after the first death: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); a widow(er)'s choice of a reduced widow(er)'s benefit and its order with the own benefit is searched for a single person with deceased_spouse; A living former spouse's death: the divorced spouse's benefit is counted while the person lives, the surviving divorced spouse's benefit that would follow is not; the earnings test with a widow(er)'s, divorced spouse's or children's benefits (refused), and a suspension where a spouse's or divorced spouse's benefit is paid (not searched); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
+         *     It will not answer: Earnings after the calculation year raising the PIA (the earnings record is taken as it stands), and the earnings test's withholding of a spouse's benefit: the excess is charged against the worker's own benefit and the children's benefits on the worker's record (20 CFR 404.434(b)(1)), not against a spouse's; Parents' benefits, a child-in-care spouse's or mother's/father's benefit, children on the spouse's record or sharing the family maximum with a spouse's benefit, children's survivor benefits, one's own disability benefits (a disabled widow(er)'s benefit is searched, person.survivor_disabled, but not its twelve months of retroactivity), and retroactive filing of the spouse's benefit and of a widow(er)'s benefit reduced for age (a retroactive claim of the worker's own benefit at or after full retirement age, and of an unreduced widow(er)'s benefit, is searched); For a couple, the survivor's choice after the first death: the widow(er)'s benefit is taken at survivor full retirement age (or at once when the death comes later); a widow(er)'s choice of a reduced widow(er)'s benefit and its order with the own benefit is searched for a single person with deceased_spouse; A living former spouse's death: the divorced spouse's benefit is counted while the person lives, the surviving divorced spouse's benefit that would follow is not; the earnings test with a widow(er)'s benefit (refused), and a suspension where a spouse's or divorced spouse's benefit is paid (not searched); Taxes on benefits, Medicare premiums and cost-of-living projections: amounts are in today's dollars, discounted at a real rate.
          *
          *     Returns the envelope {result, data_as_of, formula_version, citations, tier}: exact figures in US dollars rounded as the law says, rates as fractions, and notes stating every assumption. A bad or unknown argument is refused with an error naming the field.
          */
@@ -7274,8 +7274,13 @@ export interface components {
              * @default 0
              */
             spouse_benefit?: number;
-            /** @description Age in months at which the widow(er)'s benefit on spouse_pia starts (720 = 60). Before survivor full retirement age (by year of birth, 42 U.S.C. § 416(l); 20 CFR 404.409(b)) it is reduced evenly to 71.5 % at 60 (§ 402(q)(9); POMS RS 00615.301). Default: survivor full retirement age. */
+            /** @description Age in months at which the widow(er)'s benefit on spouse_pia starts (720 = 60; from 600 = 50 with survivor_disabled). Before survivor full retirement age (by year of birth, 42 U.S.C. § 416(l); 20 CFR 404.409(b)) it is reduced evenly to 71.5 % at 60 (§ 402(q)(9); POMS RS 00615.301); a disabled widow(er)'s benefit before 60 is 71.5 %, as at 60 (POMS RS 00615.310). Default: survivor full retirement age. */
             survivor_start_age_months?: number;
+            /**
+             * @description Whether the widow(er) is under a disability (as a disabled worker, 42 U.S.C. § 423(d)) that began within seven years of the spouse's death or of the end of mother's or father's benefits, and has served five full months of waiting (§ 402(e)(1)(B)(ii), (e)(4), (e)(5); SSA Handbook § 513): the widow(er)'s benefit may then start from 50 (survivor_start_age_months from 600), reduced by 28.5 % with no further reduction before 60. The service takes these conditions as met. Default false.
+             * @default false
+             */
+            survivor_disabled?: boolean;
             /** @description Earnings from work (wages and net self-employment earnings) the worker expects each year from the claim to full retirement age, dollars a year in the calculation year's dollars. Given, the retirement earnings test is applied year by year (42 U.S.C. § 403(f)) with the calculation year's exempt amounts (loaded 2017 to 2026). Default: none, no test. */
             expected_earnings?: number;
             /**
@@ -7387,9 +7392,11 @@ export interface components {
             spouse_aime?: number;
             /**
              * Format: date
-             * @description The spouse's date of birth, for the spouse's bend points in a combined family maximum (with simultaneous_entitlement_year).
+             * @description The spouse's date of birth, for the spouse's bend points in a combined family maximum (with simultaneous_entitlement_year), or the spouse's full retirement age (with spouse_on_record_start_age_months).
              */
             spouse_date_of_birth?: string;
+            /** @description With children and spouse_date_of_birth: the spouse's age in months when the spouse's benefit on the worker's record starts without a child in care (62 or older, 42 U.S.C. § 402(b)(1)(B)(i)). From that month half the PIA counts in the family maximum with the children's benefits, and the spouse's share is reduced for age afterwards (25/36 of 1 % a month for 36 months, 5/12 of 1 % beyond, § 402(q)), less the spouse's own PIA (spouse_pia, § 402(k)(3)(A); POMS RS 00615.210, RS 00615.250); with spouse_child_in_care it is not reduced in months a child under 16 or disabled is entitled. The reduction for age frees nothing for the children. Not with worker_deceased or a known pia. */
+            spouse_on_record_start_age_months?: number;
         };
         estimate_social_security_benefit_result: {
             /** @description The year the worker attains 62. */
@@ -7478,6 +7485,8 @@ export interface components {
             survivor_benefit_dime?: number;
             /** @description Monthly widow(er)'s benefit on the spouse's PIA from survivor_start_age_months (default survivor full retirement age), reduced for age and limited by RIB-LIM, rounded down to the dollar (0 without spouse_pia). */
             survivor_benefit?: number;
+            /** @description Whether the widow(er)'s benefit is a disabled widow(er)'s benefit starting before 60 (survivor_disabled), reduced as at 60. */
+            disabled_widow_benefit?: boolean;
             /** @description Present when the benefit is payable in or before the calculation year and the record holds earnings of the calculation year: those earnings are not in the PIA paid that year (a year of entitlement or later is no computation base year of it, 42 U.S.C. § 415(b)(2)(B)(ii)) and enter by the recomputation effective the next January (§ 415(f)(2)); amounts in the calculation year's dollars. */
             recomputation?: {
                 /** @description The year whose earnings the recomputation adds (the calculation year). */
@@ -7507,7 +7516,7 @@ export interface components {
                 worker_monthly_benefit?: number;
                 /** @description The worker's benefits of the year, dollars. */
                 worker?: number;
-                /** @description The child-in-care spouse's (or mother's or father's) benefits of the year, dollars. */
+                /** @description The spouse's benefits of the year on the worker's record, dollars: with a child in care (or a mother's or father's), or reduced for age (spouse_on_record_start_age_months). */
                 spouse_child_in_care?: number;
                 /** @description Each child sent, in order. */
                 children?: {
@@ -7558,6 +7567,14 @@ export interface components {
                 spouse_child_in_care_benefit_dime?: number;
                 /** @description The spouse's benefit paid, rounded down to the dollar. */
                 spouse_child_in_care_benefit?: number;
+                /** @description The spouse's benefit without a child in care before the maximum, half the PIA to the dime, in the family month (0 before spouse_on_record_start_age_months or in a month the child-in-care benefit is paid). */
+                spouse_aged_original_benefit?: number;
+                /** @description The spouse's benefit factor for age at entitlement (null without spouse_on_record_start_age_months). */
+                spouse_aged_factor?: number | null;
+                /** @description The spouse's benefit within the maximum, less the spouse's own PIA, then reduced for age, to the dime (POMS RS 00615.210, RS 00615.250). */
+                spouse_aged_benefit_dime?: number;
+                /** @description That benefit paid, rounded down to the dollar. */
+                spouse_aged_benefit?: number;
                 /** @description Present with simultaneous_entitlement_year: the combined family maximum the family's benefits share (42 U.S.C. § 403(a)(3); SSA Handbook § 737; POMS RS 00615.770); family_maximum above is then this combined one. */
                 combined_family_maximum?: {
                     /** @description As sent. */
@@ -7766,6 +7783,11 @@ export interface components {
                 quit_work_date?: string;
                 /** @description With `mortality: assumed_age_at_death`, required: the age in years whose month of attainment is the first the person is taken as not living (after the age in the calculation month). */
                 assumed_age_at_death?: number;
+                /**
+                 * @description With deceased_spouse (or a former_spouse who has died): the person is a disabled widow(er), under a disability that began within seven years of the death and with five full months of waiting served (42 U.S.C. § 402(e)(1)(B)(ii), (e)(4), (e)(5); SSA Handbook § 513), so the widow(er)'s benefit may start from 50, reduced by 28.5 % with no further reduction before 60 (POMS RS 00615.310). The conditions are taken as met; the twelve months of retroactivity of a disability-based claim are not searched. Default false.
+                 * @default false
+                 */
+                survivor_disabled?: boolean;
             };
             /** @description The spouse, for a married couple; leave out for a single person. */
             spouse?: {
