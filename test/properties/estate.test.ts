@@ -194,7 +194,10 @@ test('state: tax non-decreasing in the gross estate, rising no faster than the t
         const where = `${JSON.stringify(estate.body)} at ${grosses[k - 1]} and ${grosses[k]}: ${lo.estate_tax.tax} then ${hi.estate_tax.tax}`
         assert.ok(hi.estate_tax.tax >= lo.estate_tax.tax, `estate tax fell: ${where}`)
         assert.ok(hi.total_tax >= lo.total_tax, `total tax fell: ${where}`)
-        assert.is(hi.inheritance_tax.total, lo.inheritance_tax.total, `inheritance tax moved with the gross estate: ${where}`)
+        // An inheritance tax is on what each beneficiary receives, not on the gross estate, but it may
+        // start with the estate's size: Iowa charges none on a net estate under $25,000 (IA 706
+        // instructions; rules/estate/state/ia.yaml small_estate), so it may rise, never fall.
+        assert.ok(hi.inheritance_tax.total >= lo.inheritance_tax.total, `inheritance tax fell as the gross estate grew: ${where}; ${lo.inheritance_tax.total} then ${hi.inheritance_tax.total}`)
         const phaseOut = lo.estate_tax.cliff?.region === 'phase_out' || hi.estate_tax.cliff?.region === 'phase_out' || (lo.estate_tax.cliff?.region !== hi.estate_tax.cliff?.region && estate.body.state === 'NY')
         if (!phaseOut) assert.ok(withinRate(hi.estate_tax.tax - lo.estate_tax.tax, step, top, 0.01), `rose faster than the top rate ${top} (a cliff?): ${where}`)
       }
