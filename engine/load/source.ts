@@ -28,7 +28,7 @@ export interface SourceFile {
  * way data sets keep their SQLite store: the next process reads the JSON and parses the YAML again only
  * if it must report a problem in that file. A cache that cannot be written is simply not used.
  */
-const CACHE_DIR = join(tmpdir(), 'rules-as-code-yaml')
+export const CACHE_DIR = join(tmpdir(), 'rules-as-code-yaml')
 const PARSER = `yaml ${(createRequire(import.meta.url)('yaml/package.json') as { version: string }).version} core`
 
 function cacheFile(text: string): string {
