@@ -23,7 +23,7 @@
  * a rule check that fails stops the run, counted as one failure, as `npm test` stopped before.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -63,6 +63,9 @@ walk(here)
 // system's temporary folder, so the tests still find them warm.
 const systemTmp = tmpdir()
 const scratch = mkdtempSync(join(systemTmp, 'rules-as-code-test-'))
+// Open to every user, as the system's temporary folder is: the PostgreSQL test runs initdb as the
+// postgres user in a folder of its own under it.
+chmodSync(scratch, 0o1777)
 for (const cache of [YAML_CACHE, VALIDATOR_CACHE, dirname(FORMULA_CACHE), DATASET_CACHE_DIR]) {
   mkdirSync(cache, { recursive: true })
   symlinkSync(cache, join(scratch, basename(cache)))
